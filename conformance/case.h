@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * case.h - the interface between the runner and the conformance cases.
+ * A case writes its files in prepare() while the cache is warm; the
+ * runner then makes every file cold at once (one umount/mount cycle per
+ * profile), and run() measures. A case reports pass / fail / skip with a
+ * reason and raw evidence, plus the reach facts the verdict rules use.
+ */
+#ifndef FSP_CASE_H
+#define FSP_CASE_H
+
+#include <stddef.h>
+#include <json-c/json.h>
+
+#include "sysinfo.h"
+
+#define FSP_FILE_SIZE (8UL << 20)
+
+enum fsp_outcome { FSP_PASS, FSP_FAIL, FSP_SKIP, FSP_ERROR };
+
+struct fsp_target {
+	const char *dir;	/* the filesystem under test, mounted */
+	const char *prep_dir;	/* where prepare() writes (image staging) */
+	const char *fs;		/* mount type */
+	int shmem;		/* tmpfs: the counters are Shmem* */
+	int readonly;		/* files exist only from prepare() */
+	const char *cold_method;	/* "remount", "fadvise", "none" */
+	const struct fsp_sysinfo *si;
+	const char *payload_dir;
+	const char *run_id;	/* names private tracefs instances */
+	/* Make our files cold again mid-probe (may be NULL). */
+	int (*recycle)(const struct fsp_target *t);
+	void *priv;
+};
+
+enum {
+	FSP_ROUTE_FAULT = 1 << 0,
+	FSP_ROUTE_COLLAPSE = 1 << 1,
+	FSP_ROUTE_SHMEM = 1 << 2,
+};
+
+struct fsp_probe {
+	const struct fsp_case *c;
+	enum fsp_outcome result;
+	char reason[256];
+	struct json_object *evidence;
+	/* Facts for the verdict rules; -1 / 0 when not measured. */
+	int routes;		/* FSP_ROUTE_* reached */
+	int order_read;		/* largest order on buffered read */
+	int order_fault;	/* largest order on the fault path */
+	long long ms;
+};
+
+struct fsp_case {
+	const char *name;
+	const char *summary;
+	int (*prepare)(const struct fsp_target *t);
+	void (*run)(const struct fsp_target *t, struct fsp_probe *p);
+};
+
+extern const struct fsp_case *const fsp_cases[];
+extern const int fsp_nr_cases;
+const struct fsp_case *fsp_case_find(const char *name);
+const char *fsp_outcome_name(enum fsp_outcome o);
+
+/* Helpers for case code (case_util.c). */
+void fsp_probe_init(struct fsp_probe *p, const struct fsp_case *c);
+void fsp_probe_set(struct fsp_probe *p, enum fsp_outcome o,
+		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void fsp_ev_int(struct fsp_probe *p, const char *key, long long v);
+void fsp_ev_str(struct fsp_probe *p, const char *key, const char *v);
+void fsp_ev_bool(struct fsp_probe *p, const char *key, int v);
+int fsp_case_path(const struct fsp_target *t, int prep, const char *name,
+		  char *buf, size_t len);
+
+/* A test file mapped at a PMD-aligned address and faulted in. */
+struct fsp_mapping {
+	int fd;
+	void *addr;
+	size_t len;
+	int hint_rc, populate_rc;	/* 0 or -errno */
+	long pmd_kb;		/* FilePmdMapped (ShmemPmdMapped on tmpfs) */
+	long rss_kb;
+	int thp_eligible;
+	unsigned long cached_before;	/* pages cached before the fault */
+};
+
+/* Map name from t->dir, MADV_HUGEPAGE if hint, MADV_POPULATE_READ. */
+int fsp_map_file(const struct fsp_target *t, const char *name, int prot,
+		 int hint, struct fsp_mapping *m);
+/* Re-read the smaps counters of the mapping. */
+int fsp_mapping_measure(const struct fsp_target *t, struct fsp_mapping *m);
+void fsp_unmap_file(struct fsp_mapping *m);
+/* Check the whole mapping against the file pattern written with seed. */
+int fsp_mapping_verify(const struct fsp_mapping *m, unsigned int seed,
+		       unsigned long long *bad);
+
+#endif

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * case_util.c - what every case needs: result and evidence setters, test
+ * file paths, and the "map a cold file at a 2 MiB-aligned address, hint,
+ * populate, read smaps" sequence that the reach probes share.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "case.h"
+#include "filedata.h"
+#include "smaps.h"
+#include "util.h"
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22	/* Linux 5.14, 4ca9b3859dac */
+#endif
+
+const char *fsp_outcome_name(enum fsp_outcome o)
+{
+	static const char *const names[] = {
+		[FSP_PASS] = "pass", [FSP_FAIL] = "fail",
+		[FSP_SKIP] = "skip", [FSP_ERROR] = "error",
+	};
+
+	return names[o];
+}
+
+void fsp_probe_init(struct fsp_probe *p, const struct fsp_case *c)
+{
+	memset(p, 0, sizeof(*p));
+	p->c = c;
+	p->result = FSP_PASS;
+	p->evidence = json_object_new_object();
+	p->order_read = p->order_fault = -1;
+}
+
+void fsp_probe_set(struct fsp_probe *p, enum fsp_outcome o,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	/* A failure is never overwritten by a later, milder outcome. */
+	if (p->result == FSP_FAIL && o != FSP_FAIL)
+		return;
+	p->result = o;
+	va_start(ap, fmt);
+	vsnprintf(p->reason, sizeof(p->reason), fmt, ap);
+	va_end(ap);
+}
+
+void fsp_ev_int(struct fsp_probe *p, const char *key, long long v)
+{
+	json_object_object_add(p->evidence, key, json_object_new_int64(v));
+}
+
+void fsp_ev_str(struct fsp_probe *p, const char *key, const char *v)
+{
+	json_object_object_add(p->evidence, key,
+			       v ? json_object_new_string(v) : NULL);
+}
+
+void fsp_ev_bool(struct fsp_probe *p, const char *key, int v)
+{
+	json_object_object_add(p->evidence, key, json_object_new_boolean(v));
+}
+
+int fsp_case_path(const struct fsp_target *t, int prep, const char *name,
+		  char *buf, size_t len)
+{
+	return fsp_fmt(buf, len, "%s/%s", prep ? t->prep_dir : t->dir, name);
+}
+
+int fsp_mapping_measure(const struct fsp_target *t, struct fsp_mapping *m)
+{
+	struct fsp_smaps_vma v;
+	int ret;
+
+	ret = fsp_smaps_lookup(0, (unsigned long)m->addr, &v);
+	if (ret)
+		return ret;
+	m->pmd_kb = t->shmem ? v.shmem_pmd_kb : v.file_pmd_kb;
+	m->rss_kb = v.rss_kb;
+	m->thp_eligible = v.thp_eligible;
+	return m->pmd_kb < 0 ? -ENODATA : 0;
+}
+
+int fsp_map_file(const struct fsp_target *t, const char *name, int prot,
+		 int hint, struct fsp_mapping *m)
+{
+	struct fsp_residency r;
+	char path[4096];
+	off_t size;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	m->fd = -1;
+	ret = fsp_case_path(t, 0, name, path, sizeof(path));
+	if (ret)
+		return ret;
+	m->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (m->fd < 0)
+		return -errno;
+	size = lseek(m->fd, 0, SEEK_END);
+	if (size <= 0) {
+		ret = size < 0 ? -errno : -ENODATA;
+		goto fail;
+	}
+	m->len = size;
+	if (!fsp_residency(m->fd, 0, m->len, &r))
+		m->cached_before = r.nr_cache;
+	ret = fsp_map_aligned(m->fd, m->len, prot, MAP_PRIVATE, 0,
+			      t->si->pmd_size ? t->si->pmd_size : 2UL << 20,
+			      &m->addr);
+	if (ret)
+		goto fail;
+	if (hint)
+		m->hint_rc = madvise(m->addr, m->len, MADV_HUGEPAGE) ?
+			     -errno : 0;
+	m->populate_rc = madvise(m->addr, m->len, MADV_POPULATE_READ) ?
+			 -errno : 0;
+	ret = fsp_mapping_measure(t, m);
+	if (ret)
+		goto fail;
+	return 0;
+fail:
+	fsp_unmap_file(m);
+	return ret;
+}
+
+void fsp_unmap_file(struct fsp_mapping *m)
+{
+	if (m->addr)
+		munmap(m->addr, m->len);
+	if (m->fd >= 0)
+		close(m->fd);
+	m->addr = NULL;
+	m->fd = -1;
+}
+
+int fsp_mapping_verify(const struct fsp_mapping *m, unsigned int seed,
+		       unsigned long long *bad)
+{
+	uint64_t b = 0;
+	int ret = fsp_pattern_check(m->addr, 0, m->len, seed, &b);
+
+	*bad = b;
+	return ret;
+}

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cases.c - the table of conformance cases, in the order they run and
+ * are reported. Adding a probe means one file and one line here.
+ */
+#include <string.h>
+
+#include "case.h"
+#include "util.h"
+
+extern const struct fsp_case fsp_case_fault_pmd;
+
+const struct fsp_case *const fsp_cases[] = {
+	&fsp_case_fault_pmd,
+};
+
+const int fsp_nr_cases = FSP_ARRAY_SIZE(fsp_cases);
+
+const struct fsp_case *fsp_case_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < fsp_nr_cases; i++)
+		if (!strcmp(fsp_cases[i]->name, name))
+			return fsp_cases[i];
+	return NULL;
+}

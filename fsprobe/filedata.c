@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * filedata.c - pattern files, aligned mappings and residency. Files are
+ * written in 1 MiB chunks and fsync'd so that their page cache is clean
+ * before any probe maps it (dirty text makes MADV_COLLAPSE fail with
+ * EINVAL, see the reference notes on prior tests).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "filedata.h"
+#include "util.h"
+
+#ifndef __NR_cachestat
+#define __NR_cachestat 451	/* Linux 6.5, cf6e9f0e1c8f */
+#endif
+
+#define CHUNK (1UL << 20)
+
+void fsp_pattern_fill(void *buf, uint64_t off, size_t len, uint32_t seed)
+{
+	unsigned char *p = buf;
+	size_t i = 0;
+
+	while (i < len) {
+		uint64_t pos = off + i, w = fsp_pattern_word(pos & ~7ULL, seed);
+		size_t b = pos & 7;
+
+		for (; b < 8 && i < len; b++, i++)
+			p[i] = (unsigned char)(w >> (8 * b));
+	}
+}
+
+int fsp_pattern_check(const void *buf, uint64_t off, size_t len,
+		      uint32_t seed, uint64_t *bad)
+{
+	const unsigned char *p = buf;
+	size_t i = 0;
+
+	while (i < len) {
+		uint64_t pos = off + i, w = fsp_pattern_word(pos & ~7ULL, seed);
+		size_t b = pos & 7;
+
+		for (; b < 8 && i < len; b++, i++) {
+			if (p[i] != (unsigned char)(w >> (8 * b))) {
+				if (bad)
+					*bad = off + i;
+				return -EILSEQ;
+			}
+		}
+	}
+	return 0;
+}
+
+int fsp_zero_check(const void *buf, size_t len, size_t *bad)
+{
+	const unsigned char *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (p[i]) {
+			if (bad)
+				*bad = i;
+			return -EILSEQ;
+		}
+	}
+	return 0;
+}
+
+int fsp_file_create(const char *path, size_t size, uint32_t seed, int mode)
+{
+	char *buf = malloc(CHUNK);
+	size_t off;
+	int fd, ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  mode);
+	if (fd < 0) {
+		ret = -errno;
+		free(buf);
+		return ret;
+	}
+	for (off = 0; off < size && !ret; off += CHUNK) {
+		size_t n = size - off < CHUNK ? size - off : CHUNK;
+
+		fsp_pattern_fill(buf, off, n, seed);
+		ret = fsp_write_all(fd, buf, n);
+	}
+	if (!ret && fsync(fd))
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	free(buf);
+	if (ret)
+		unlink(path);
+	return ret;
+}
+
+int fsp_file_copy(const char *src, const char *dst, int mode)
+{
+	char *buf = malloc(CHUNK);
+	int in, out, ret = 0;
+	ssize_t n;
+
+	if (!buf)
+		return -ENOMEM;
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0) {
+		ret = -errno;
+		free(buf);
+		return ret;
+	}
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		   mode);
+	if (out < 0) {
+		ret = -errno;
+		goto out_in;
+	}
+	while ((n = read(in, buf, CHUNK)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			break;
+		}
+		ret = fsp_write_all(out, buf, n);
+		if (ret)
+			break;
+	}
+	if (!ret && fsync(out))
+		ret = -errno;
+	if (close(out) && !ret)
+		ret = -errno;
+	if (ret)
+		unlink(dst);
+out_in:
+	close(in);
+	free(buf);
+	return ret;
+}
+
+int fsp_map_aligned(int fd, size_t len, int prot, int flags, off_t off,
+		    size_t pmd_size, void **addr)
+{
+	size_t span = len + pmd_size;
+	char *area, *aligned, *p;
+
+	/* Reserve, then place the file mapping on an aligned boundary. */
+	area = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+		    MAP_NORESERVE, -1, 0);
+	if (area == MAP_FAILED)
+		return -errno;
+	aligned = (char *)(((uintptr_t)area + pmd_size - 1) &
+			   ~(uintptr_t)(pmd_size - 1));
+	p = mmap(aligned, len, prot, flags | MAP_FIXED, fd, off);
+	if (p == MAP_FAILED) {
+		int ret = -errno;
+
+		munmap(area, span);
+		return ret;
+	}
+	if (aligned > area)
+		munmap(area, aligned - area);
+	if (area + span > aligned + len)
+		munmap(aligned + len, area + span - (aligned + len));
+	*addr = p;
+	return 0;
+}
+
+struct fsp_cachestat_range {
+	uint64_t off;
+	uint64_t len;
+};
+
+struct fsp_cachestat {
+	uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted;
+	uint64_t nr_recently_evicted;
+};
+
+int fsp_residency(int fd, off_t off, size_t len, struct fsp_residency *r)
+{
+	struct fsp_cachestat_range range = { off, len };
+	struct fsp_cachestat cs;
+	long psz = sysconf(_SC_PAGESIZE);
+	unsigned char *vec;
+	size_t i, pages;
+	void *p;
+
+	memset(r, 0, sizeof(*r));
+	if (!syscall(__NR_cachestat, fd, &range, &cs, 0)) {
+		r->nr_cache = cs.nr_cache;
+		r->nr_dirty = cs.nr_dirty;
+		r->nr_writeback = cs.nr_writeback;
+		r->nr_evicted = cs.nr_evicted;
+		r->via_cachestat = 1;
+		return 0;
+	}
+	if (errno != ENOSYS && errno != EOPNOTSUPP)
+		return -errno;
+	/* mincore: of a fresh mapping, so it reports the page cache. */
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, off);
+	if (p == MAP_FAILED)
+		return -errno;
+	pages = (len + psz - 1) / psz;
+	vec = malloc(pages);
+	if (!vec || mincore(p, len, vec)) {
+		int ret = vec ? -errno : -ENOMEM;
+
+		free(vec);
+		munmap(p, len);
+		return ret;
+	}
+	for (i = 0; i < pages; i++)
+		r->nr_cache += vec[i] & 1;
+	free(vec);
+	munmap(p, len);
+	return 0;
+}
+
+int fsp_evict(int fd, size_t len, unsigned long *left)
+{
+	struct fsp_residency r;
+	int ret;
+
+	if (fsync(fd))
+		return -errno;
+	ret = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (ret)
+		return -ret;
+	ret = fsp_residency(fd, 0, len, &r);
+	if (ret)
+		return ret;
+	*left = r.nr_cache;
+	return 0;
+}

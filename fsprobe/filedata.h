@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * filedata.h - test files and their mappings: a position-dependent,
+ * never-zero data pattern (so a zeroed or stale page is always visible),
+ * files written with it and fsync'd, PMD-aligned mappings, and page-cache
+ * residency through cachestat(2) with a mincore(2) fallback.
+ */
+#ifndef FSP_FILEDATA_H
+#define FSP_FILEDATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The 64-bit word the pattern has at byte offset off (8-aligned). */
+static inline uint64_t fsp_pattern_word(uint64_t off, uint32_t seed)
+{
+	uint64_t x = (off >> 3) * 0x9e3779b97f4a7c15ULL ^ seed;
+
+	x ^= x >> 29;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 32;
+	return x | 0x0101010101010101ULL;	/* no zero byte, ever */
+}
+
+void fsp_pattern_fill(void *buf, uint64_t off, size_t len, uint32_t seed);
+/* 0 if buf matches; else -EILSEQ and *bad = first wrong byte's offset. */
+int fsp_pattern_check(const void *buf, uint64_t off, size_t len,
+		      uint32_t seed, uint64_t *bad);
+/* 0 if every byte is zero; else -EILSEQ, *bad = first non-zero offset. */
+int fsp_zero_check(const void *buf, size_t len, size_t *bad);
+
+/* Create path (O_EXCL) with size bytes of pattern, fsync'd. */
+int fsp_file_create(const char *path, size_t size, uint32_t seed, int mode);
+/* Copy src to dst (O_EXCL), fsync'd, with mode. */
+int fsp_file_copy(const char *src, const char *dst, int mode);
+
+/* mmap len bytes of fd at a pmd_size-aligned address. */
+int fsp_map_aligned(int fd, size_t len, int prot, int flags, off_t off,
+		    size_t pmd_size, void **addr);
+
+struct fsp_residency {
+	unsigned long nr_cache, nr_dirty, nr_writeback, nr_evicted;
+	int via_cachestat;	/* 0: mincore was used */
+};
+/* Pages of [off, off+len) of fd in the page cache. */
+int fsp_residency(int fd, off_t off, size_t len, struct fsp_residency *r);
+/*
+ * Evict fd's clean pages (fsync + POSIX_FADV_DONTNEED) and say how many
+ * are still cached afterwards in *left.
+ */
+int fsp_evict(int fd, size_t len, unsigned long *left);
+
+#endif

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * journal.c - run directory, liveness lock and the LIFO unwind of a
+ * journal. Unwinding re-checks each entry against the live system before
+ * acting: a loop device is detached only if its backing file is still the
+ * journal's image, a mount is removed only if its source is the
+ * journal's loop device, so a recycled device number or a foreign mount
+ * is never touched.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "knob.h"
+#include "loop.h"
+#include "util.h"
+
+#define JOURNAL_NAME "journal"
+#define LOCK_NAME "lock"
+
+static int ensure_base(const char *base)
+{
+	struct stat st;
+
+	if (mkdir(base, 0700) && errno != EEXIST)
+		return -errno;
+	if (lstat(base, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != 0 ||
+	    (st.st_mode & 0022))
+		return -EPERM;	/* a symlink or a directory not ours */
+	return 0;
+}
+
+int fsp_journal_create(struct fsp_journal *j, const char *base)
+{
+	struct timespec ts;
+	char path[PATH_MAX], line[64];
+	int ret;
+
+	memset(j, 0, sizeof(*j));
+	j->fd = j->lockfd = -1;
+	ret = fsp_strcpy(j->base, sizeof(j->base), base);
+	if (ret)
+		return ret;
+	ret = ensure_base(base);
+	if (ret)
+		return ret;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(j->id, sizeof(j->id), "%lld-%d-%04lx", (long long)ts.tv_sec,
+		 (int)getpid(), (unsigned long)(ts.tv_nsec & 0xffff));
+	ret = fsp_fmt(j->dir, sizeof(j->dir), "%s/%s", base, j->id);
+	if (ret)
+		return ret;
+	if (mkdir(j->dir, 0700))
+		return -errno;
+
+	ret = fsp_journal_path(j, path, sizeof(path), LOCK_NAME);
+	if (ret)
+		goto fail;
+	j->lockfd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+			 O_CLOEXEC, 0600);
+	if (j->lockfd < 0 || flock(j->lockfd, LOCK_EX | LOCK_NB)) {
+		ret = -errno;
+		goto fail;
+	}
+	snprintf(line, sizeof(line), "%d\n", (int)getpid());
+	fsp_write_all(j->lockfd, line, strlen(line));
+
+	ret = fsp_journal_path(j, path, sizeof(path), JOURNAL_NAME);
+	if (ret)
+		goto fail;
+	j->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND |
+		     O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (j->fd < 0) {
+		ret = -errno;
+		goto fail;
+	}
+	return 0;
+fail:
+	if (j->lockfd >= 0)
+		close(j->lockfd);
+	fsp_rmtree(j->dir);
+	j->lockfd = -1;
+	return ret;
+}
+
+int fsp_journal_path(const struct fsp_journal *j, char *buf, size_t len,
+		     const char *name)
+{
+	return fsp_fmt(buf, len, "%s/%s", j->dir, name);
+}
+
+int fsp_journal_add(struct fsp_journal *j, const char *kind, const char *a,
+		    const char *b)
+{
+	char line[2 * PATH_MAX + 64];
+	int ret;
+
+	if (strpbrk(a, "\t\n") || (b && strpbrk(b, "\t\n")))
+		return -EINVAL;
+	ret = fsp_fmt(line, sizeof(line), "%s\t%s\t%s\n", kind, a, b ? b : "");
+	if (ret)
+		return ret;
+	/* One write(2) on O_APPEND: children may append concurrently. */
+	ret = fsp_write_all(j->fd, line, strlen(line));
+	if (!ret && fdatasync(j->fd))
+		ret = -errno;
+	return ret;
+}
+
+/* Is path (under one of our run dirs) mounted here with source src? */
+static int mounted_from(const char *target, const char *src)
+{
+	char *text, *line, *save;
+	int found = 0;
+
+	if (fsp_slurp("/proc/self/mountinfo", &text, NULL))
+		return 0;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char mnt[PATH_MAX], source[PATH_MAX], *dash;
+
+		if (sscanf(line, "%*d %*d %*s %*s %4095s", mnt) != 1)
+			continue;
+		dash = strstr(line, " - ");
+		if (!dash || sscanf(dash + 3, "%*s %4095s", source) != 1)
+			continue;
+		if (!strcmp(mnt, target) && (!src || !strcmp(source, src))) {
+			found = 1;
+			break;
+		}
+	}
+	free(text);
+	return found;
+}
+
+static void unwind_entry(char *kind, char *a, char *b,
+			 struct fsp_unwind_stats *st)
+{
+	if (!strcmp(kind, "mount")) {
+		if (mounted_from(a, *b ? b : NULL)) {
+			if (!umount2(a, MNT_DETACH))
+				st->mounts++;
+		}
+	} else if (!strcmp(kind, "loop")) {
+		int r = fsp_loop_detach_if_backed_by(a, b);
+
+		if (r == 1)
+			st->loops++;
+		else if (r == -EPERM)
+			st->refused++;
+	} else if (!strcmp(kind, "knob")) {
+		if (!fsp_knob_restore_saved(a, b))
+			st->knobs++;
+	} else if (!strcmp(kind, "tracefs")) {
+		if (!rmdir(a))
+			st->instances++;
+	} else if (!strcmp(kind, "image") || !strcmp(kind, "file")) {
+		if (!unlink(a))
+			st->files++;
+	} else if (!strcmp(kind, "dir")) {
+		if (!fsp_rmtree(a))
+			st->files++;
+	}
+}
+
+/* Replay a journal file backwards. */
+static int unwind_file(const char *path, struct fsp_unwind_stats *st)
+{
+	char *text, *lines[4096];
+	int n = 0, ret, i;
+	char *line, *save;
+
+	ret = fsp_slurp(path, &text, NULL);
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	for (line = strtok_r(text, "\n", &save); line && n < 4096;
+	     line = strtok_r(NULL, "\n", &save))
+		lines[n++] = line;
+	for (i = n - 1; i >= 0; i--) {
+		char *kind = lines[i], *a, *b;
+
+		a = strchr(kind, '\t');
+		if (!a)
+			continue;
+		*a++ = '\0';
+		b = strchr(a, '\t');
+		if (!b)
+			continue;
+		*b++ = '\0';
+		unwind_entry(kind, a, b, st);
+	}
+	free(text);
+	return 0;
+}
+
+int fsp_journal_finish(struct fsp_journal *j, struct fsp_unwind_stats *st)
+{
+	struct fsp_unwind_stats dummy;
+	char path[PATH_MAX];
+	int ret;
+
+	if (!st)
+		st = &dummy;
+	memset(st, 0, sizeof(*st));
+	ret = fsp_journal_path(j, path, sizeof(path), JOURNAL_NAME);
+	if (!ret)
+		ret = unwind_file(path, st);
+	if (j->fd >= 0)
+		close(j->fd);
+	j->fd = -1;
+	fsp_rmtree(j->dir);
+	if (j->lockfd >= 0)
+		close(j->lockfd);
+	j->lockfd = -1;
+	return ret;
+}
+
+int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st)
+{
+	struct dirent *de;
+	DIR *d;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	d = opendir(base);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	ret = ensure_base(base);
+	if (ret) {
+		closedir(d);
+		return ret;
+	}
+	while ((de = readdir(d))) {
+		char dir[PATH_MAX], path[PATH_MAX];
+		struct stat sb;
+		int lfd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (fsp_fmt(dir, sizeof(dir), "%s/%s", base, de->d_name) ||
+		    lstat(dir, &sb) || !S_ISDIR(sb.st_mode))
+			continue;
+		if (fsp_fmt(path, sizeof(path), "%s/%s", dir, LOCK_NAME))
+			continue;
+		lfd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (lfd >= 0 && flock(lfd, LOCK_EX | LOCK_NB)) {
+			st->live++;
+			close(lfd);
+			continue;
+		}
+		if (fsp_fmt(path, sizeof(path), "%s/%s", dir, JOURNAL_NAME) ||
+		    unwind_file(path, st)) {
+			if (lfd >= 0)
+				close(lfd);
+			continue;
+		}
+		fsp_rmtree(dir);
+		st->runs++;
+		if (lfd >= 0)
+			close(lfd);
+	}
+	closedir(d);
+	return 0;
+}

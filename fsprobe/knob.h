@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * knob.h - sysfs/proc values fsprobe changes: saved to the journal before
+ * the first write and restored byte-identical afterwards, also by
+ * `fsprobe cleanup` after a killed run. A small push/pop stack in the
+ * spirit of the mm selftests' thp_settings, without their exit() in
+ * signal handlers.
+ */
+#ifndef FSP_KNOB_H
+#define FSP_KNOB_H
+
+#include <limits.h>
+
+struct fsp_journal;
+
+#define FSP_KNOB_MAX 16
+
+struct fsp_knob {
+	char path[PATH_MAX];
+	char saved[128];	/* value to write back (selected word) */
+};
+
+struct fsp_knobs {
+	struct fsp_knob k[FSP_KNOB_MAX];
+	int nr;
+};
+
+/* Save path's current value (journalled), then write value. */
+int fsp_knob_set(struct fsp_knobs *ks, struct fsp_journal *j,
+		 const char *path, const char *value);
+/* Restore every knob, newest first; the first error is returned. */
+int fsp_knob_restore_all(struct fsp_knobs *ks);
+/* For cleanup: write a journalled saved value back. */
+int fsp_knob_restore_saved(const char *path, const char *saved);
+
+#endif

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * loop.c - attach, verify and detach our own loop devices. A free device
+ * can be stolen between LOOP_CTL_GET_FREE and LOOP_CONFIGURE (EBUSY), so
+ * the pair is retried a bounded number of times; the device is then
+ * checked with LOOP_GET_STATUS64 against the image's st_dev/st_ino and
+ * with sysfs backing_file against its path before anything uses it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "loop.h"
+#include "util.h"
+
+#define LOOP_ATTACH_TRIES	16
+
+int fsp_loop_backing_file(int nr, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/block/loop%d/loop/backing_file",
+		 nr);
+	n = fsp_read_text(path, buf, len);
+	if (n < 0)
+		return n;	/* -ENOENT: not attached */
+	fsp_rstrip(buf);
+	return 0;
+}
+
+static int same_file(int loopfd, const char *image)
+{
+	struct loop_info64 info;
+	struct stat st;
+
+	if (ioctl(loopfd, LOOP_GET_STATUS64, &info))
+		return -errno;
+	if (stat(image, &st))
+		return -errno;
+	if (info.lo_device != st.st_dev || info.lo_inode != st.st_ino)
+		return -EPERM;
+	return 0;
+}
+
+int fsp_loop_verify(const struct fsp_loop *lo)
+{
+	char back[PATH_MAX];
+	int ret;
+
+	if (lo->fd < 0)
+		return -EBADF;
+	ret = same_file(lo->fd, lo->image);
+	if (ret)
+		return ret;
+	ret = fsp_loop_backing_file(lo->nr, back, sizeof(back));
+	if (ret)
+		return ret;
+	return strcmp(back, lo->image) ? -EPERM : 0;
+}
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+int fsp_loop_attach(struct fsp_loop *lo, const char *image, bool readonly,
+		    struct fsp_journal *j)
+{
+	struct loop_config cfg;
+	int ctl, imgfd, tries, ret = -EBUSY;
+
+	memset(lo, 0, sizeof(*lo));
+	lo->fd = -1;
+	if (!realpath(image, lo->image))
+		return -errno;
+	imgfd = open(lo->image, (readonly ? O_RDONLY : O_RDWR) | O_CLOEXEC |
+		     O_NOFOLLOW);
+	if (imgfd < 0)
+		return -errno;
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0) {
+		ret = -errno;
+		close(imgfd);
+		return ret;
+	}
+
+	for (tries = 0; tries < LOOP_ATTACH_TRIES; tries++) {
+		int nr = ioctl(ctl, LOOP_CTL_GET_FREE);
+
+		if (nr < 0) {
+			ret = -errno;
+			break;
+		}
+		lo->nr = nr;
+		snprintf(lo->dev, sizeof(lo->dev), "/dev/loop%d", nr);
+		if (j) {
+			ret = fsp_journal_add(j, "loop", lo->dev, lo->image);
+			if (ret)
+				break;
+		}
+		lo->fd = open(lo->dev, (readonly ? O_RDONLY : O_RDWR) |
+			      O_CLOEXEC);
+		if (lo->fd < 0) {
+			ret = -errno;
+			if (ret == -ENOENT || ret == -ENXIO) {
+				pause_ms(10);	/* node not there yet */
+				continue;
+			}
+			break;
+		}
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.fd = imgfd;
+		cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR |
+				    (readonly ? LO_FLAGS_READ_ONLY : 0);
+		snprintf((char *)cfg.info.lo_file_name, LO_NAME_SIZE, "%s",
+			 lo->image);
+		if (!ioctl(lo->fd, LOOP_CONFIGURE, &cfg)) {
+			ret = 0;
+			break;
+		}
+		ret = -errno;
+		close(lo->fd);
+		lo->fd = -1;
+		if (ret == -EAGAIN)
+			pause_ms(20);
+		else if (ret != -EBUSY)
+			break;
+	}
+	close(ctl);
+	close(imgfd);
+	if (ret)
+		return ret;
+	ret = fsp_loop_verify(lo);
+	if (ret) {
+		/* Not what we configured: never touch it again. */
+		close(lo->fd);
+		lo->fd = -1;
+	}
+	return ret;
+}
+
+int fsp_loop_detach(struct fsp_loop *lo)
+{
+	int ret = 0, tries;
+
+	if (lo->fd < 0)
+		return 0;
+	/*
+	 * With other openers (udev, blkid) the kernel only sets AUTOCLEAR
+	 * and the device goes when the last of them closes it.
+	 */
+	if (fsp_loop_verify(lo) == 0) {
+		for (tries = 0; tries < 50; tries++) {
+			if (!ioctl(lo->fd, LOOP_CLR_FD, 0)) {
+				ret = 0;
+				break;
+			}
+			ret = -errno;
+			if (ret != -EBUSY)
+				break;
+			pause_ms(20);
+		}
+	}
+	close(lo->fd);
+	lo->fd = -1;
+	return ret;
+}
+
+int fsp_loop_detach_if_backed_by(const char *dev, const char *image)
+{
+	char back[PATH_MAX];
+	int nr, fd, ret;
+
+	if (sscanf(dev, "/dev/loop%d", &nr) != 1)
+		return -EINVAL;
+	if (fsp_loop_backing_file(nr, back, sizeof(back)))
+		return 0;	/* not attached any more */
+	/* A deleted image shows as "PATH (deleted)". */
+	if (strcmp(back, image) && !(strncmp(back, image, strlen(image)) == 0 &&
+				     !strcmp(back + strlen(image), " (deleted)")))
+		return -EPERM;
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = ioctl(fd, LOOP_CLR_FD, 0) ? -errno : 1;
+	close(fd);
+	return ret;
+}
+
+int fsp_loop_queue_path(const struct fsp_loop *lo, const char *attr,
+			char *buf, size_t len)
+{
+	return fsp_fmt(buf, len, "/sys/block/loop%d/queue/%s", lo->nr, attr);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * loop.h - loop devices that fsprobe creates itself: LOOP_CTL_GET_FREE +
+ * LOOP_CONFIGURE with AUTOCLEAR, bounded retries when another process
+ * takes the same free device, and a check of the backing file before the
+ * device is used or detached (util-linux lib/loopdev.c is the model).
+ */
+#ifndef FSP_LOOP_H
+#define FSP_LOOP_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+struct fsp_journal;
+
+struct fsp_loop {
+	int fd;			/* held until we are done: AUTOCLEAR */
+	int nr;
+	char dev[32];		/* /dev/loopN */
+	char image[PATH_MAX];	/* canonical backing path */
+};
+
+/* Attach image; journal (may be NULL) gets "loop DEV IMAGE" first. */
+int fsp_loop_attach(struct fsp_loop *lo, const char *image, bool readonly,
+		    struct fsp_journal *j);
+/* 0 if the device's backing file is still lo->image, -EPERM otherwise. */
+int fsp_loop_verify(const struct fsp_loop *lo);
+/* Detach (LOOP_CLR_FD) after verifying, and close. */
+int fsp_loop_detach(struct fsp_loop *lo);
+/* The device's backing file from sysfs. */
+int fsp_loop_backing_file(int nr, char *buf, size_t len);
+/* For cleanup: detach dev only if its backing file is image; 1 = done. */
+int fsp_loop_detach_if_backed_by(const char *dev, const char *image);
+/* sysfs directory of the device's queue, for read_ahead_kb. */
+int fsp_loop_queue_path(const struct fsp_loop *lo, const char *attr,
+			char *buf, size_t len);
+
+#endif

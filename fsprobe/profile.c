@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * profile.c - strict parser for the mkfs-profiles/ files. The format is
+ * `key = value` lines with `#` comments; `mkfs` and `requires` are
+ * shell-free word lists (split on blanks, double quotes group words, no
+ * expansion of any kind). Every error names its line so that a profile
+ * author can fix it without reading this code.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "profile.h"
+#include "util.h"
+
+#define FSP_PROFILE_FILE_MAX	(64 * 1024)
+
+enum key_id { K_FS, K_MKFS, K_MOUNT, K_SIZE, K_REQ, K_DESC, K_LOWER, K_NR };
+
+static const char *const key_names[K_NR] = {
+	[K_FS] = "fs", [K_MKFS] = "mkfs", [K_MOUNT] = "mount_options",
+	[K_SIZE] = "size", [K_REQ] = "requires", [K_DESC] = "description",
+	[K_LOWER] = "lower",
+};
+
+static int perr(struct fsp_profile_error *err, int line, const char *fmt,
+		...) __attribute__((format(printf, 3, 4)));
+
+static int perr(struct fsp_profile_error *err, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	err->line = line;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Split a value into words; double quotes group, nothing else is special. */
+static int split_words(char *val, char **words, int max, int *nr,
+		       struct fsp_profile_error *err, int line)
+{
+	char *p = val, *w;
+	int n = 0;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		if (n == max)
+			return perr(err, line, "too many words (at most %d)",
+				    max);
+		w = p;
+		if (*p == '"') {
+			w = ++p;
+			while (*p && *p != '"')
+				p++;
+			if (*p != '"')
+				return perr(err, line, "unterminated quote");
+			*p++ = '\0';
+			if (*p && *p != ' ' && *p != '\t')
+				return perr(err, line,
+					    "text right after a closing quote");
+		} else {
+			while (*p && *p != ' ' && *p != '\t') {
+				if (*p == '"')
+					return perr(err, line,
+						    "quote inside a word");
+				p++;
+			}
+			if (*p)
+				*p++ = '\0';
+		}
+		words[n] = strdup(w);
+		if (!words[n])
+			return -ENOMEM;
+		n++;
+	}
+	words[n] = NULL;
+	*nr = n;
+	return 0;
+}
+
+/* Words that would make fsprobe touch something it did not create. */
+static int check_safe_word(const char *w, struct fsp_profile_error *err,
+			   int line)
+{
+	if (!strncmp(w, "/dev/", 5) || strstr(w, "=/dev/"))
+		return perr(err, line,
+			    "'%s' names a device: profiles may only describe "
+			    "the image fsprobe creates", w);
+	return 0;
+}
+
+static int parse_size(const char *v, unsigned long *mb,
+		      struct fsp_profile_error *err, int line)
+{
+	char *end;
+	unsigned long n;
+
+	if (!isdigit((unsigned char)*v))
+		return perr(err, line, "size '%s' is not a number of MiB", v);
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || *end)
+		return perr(err, line, "size '%s' is not a number of MiB", v);
+	if (n < 16 || n > 65536)
+		return perr(err, line,
+			    "size %lu MiB out of range (16..65536)", n);
+	*mb = n;
+	return 0;
+}
+
+static int valid_fs_name(const char *v)
+{
+	if (!*v || strlen(v) >= 32)
+		return 0;
+	for (; *v; v++)
+		if (!isalnum((unsigned char)*v) && *v != '_' && *v != '.')
+			return 0;
+	return 1;
+}
+
+static int set_key(struct fsp_profile *p, enum key_id k, char *v,
+		   struct fsp_profile_error *err, int line)
+{
+	int i, ret;
+
+	switch (k) {
+	case K_FS:
+	case K_LOWER:
+		if (!valid_fs_name(v))
+			return perr(err, line, "bad filesystem type '%s'", v);
+		return fsp_strcpy(k == K_FS ? p->fs : p->lower, 32, v);
+	case K_MKFS:
+		ret = split_words(v, p->mkfs, FSP_PROFILE_MAX_ARGS, &p->nr_mkfs,
+				  err, line);
+		if (ret)
+			return ret;
+		for (i = 0; i < p->nr_mkfs; i++) {
+			ret = check_safe_word(p->mkfs[i], err, line);
+			if (ret)
+				return ret;
+		}
+		return 0;
+	case K_MOUNT:
+		if (strlen(v) >= sizeof(p->mount_options))
+			return perr(err, line, "mount_options too long");
+		for (i = 0; v[i]; i++)
+			if (isspace((unsigned char)v[i]))
+				return perr(err, line,
+					    "mount_options must not contain blanks");
+		ret = check_safe_word(v, err, line);
+		if (ret)
+			return ret;
+		if (strstr(v, "loop") && (!strncmp(v, "loop", 4) ||
+					  strstr(v, ",loop")))
+			return perr(err, line,
+				    "mount option 'loop' is not allowed: "
+				    "fsprobe attaches its own loop device");
+		strcpy(p->mount_options, v);
+		return 0;
+	case K_SIZE:
+		return parse_size(v, &p->size_mb, err, line);
+	case K_REQ:
+		return split_words(v, p->requires, FSP_PROFILE_MAX_REQS,
+				   &p->nr_requires, err, line);
+	case K_DESC:
+		if (strlen(v) >= sizeof(p->description))
+			return perr(err, line, "description too long");
+		strcpy(p->description, v);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+int fsp_profile_parse_text(const char *name, const char *text, size_t len,
+			   struct fsp_profile *p, struct fsp_profile_error *err)
+{
+	char line[FSP_PROFILE_LINE_MAX];
+	unsigned int seen = 0;
+	size_t pos = 0;
+	int lineno = 0, ret = 0;
+
+	memset(p, 0, sizeof(*p));
+	memset(err, 0, sizeof(*err));
+	if (fsp_strcpy(p->name, sizeof(p->name), name))
+		return perr(err, 0, "profile name too long");
+	if (memchr(text, '\0', len))
+		return perr(err, 0, "binary data (NUL byte) in profile");
+
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		char *key, *val, *eq;
+		int k;
+
+		lineno++;
+		if (n >= sizeof(line)) {
+			ret = perr(err, lineno, "line longer than %d bytes",
+				   FSP_PROFILE_LINE_MAX - 1);
+			goto fail;
+		}
+		memcpy(line, text + pos, n);
+		line[n] = '\0';
+		pos += n + (nl ? 1 : 0);
+
+		key = fsp_lstrip(line);
+		fsp_rstrip(key);
+		if (!*key || *key == '#')
+			continue;
+		eq = strchr(key, '=');
+		if (!eq) {
+			ret = perr(err, lineno, "expected 'key = value'");
+			goto fail;
+		}
+		*eq = '\0';
+		val = fsp_lstrip(eq + 1);
+		fsp_rstrip(key);
+		for (k = 0; k < K_NR; k++)
+			if (!strcmp(key, key_names[k]))
+				break;
+		if (k == K_NR) {
+			ret = perr(err, lineno, "unknown key '%.64s'", key);
+			goto fail;
+		}
+		if (seen & (1u << k)) {
+			ret = perr(err, lineno, "duplicate key '%s'", key);
+			goto fail;
+		}
+		seen |= 1u << k;
+		ret = set_key(p, k, val, err, lineno);
+		if (ret)
+			goto fail;
+	}
+	if (!(seen & (1u << K_FS))) {
+		ret = perr(err, 0, "missing required key 'fs'");
+		goto fail;
+	}
+	if (!strcmp(p->fs, "overlay") && !p->lower[0]) {
+		ret = perr(err, 0, "overlay profile needs a 'lower' fs type");
+		goto fail;
+	}
+	if (strcmp(p->fs, "overlay") && p->lower[0]) {
+		ret = perr(err, 0, "'lower' is only for fs = overlay");
+		goto fail;
+	}
+	return 0;
+fail:
+	fsp_profile_free(p);
+	return ret;
+}
+
+int fsp_profile_load(const char *path, struct fsp_profile *p,
+		     struct fsp_profile_error *err)
+{
+	char name[64], *text = NULL;
+	const char *base = strrchr(path, '/');
+	size_t len, blen;
+	struct stat st;
+	int fd, ret;
+
+	memset(err, 0, sizeof(*err));
+	base = base ? base + 1 : path;
+	blen = strlen(base);
+	if (blen > 5 && !strcmp(base + blen - 5, ".conf"))
+		blen -= 5;
+	if (blen == 0 || blen >= sizeof(name))
+		return perr(err, 0, "bad profile file name");
+	memcpy(name, base, blen);
+	name[blen] = '\0';
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return perr(err, 0, "not a regular file");
+	}
+	if (st.st_size > FSP_PROFILE_FILE_MAX) {
+		close(fd);
+		return perr(err, 0, "profile larger than %d bytes",
+			    FSP_PROFILE_FILE_MAX);
+	}
+	ret = fsp_slurp_fd(fd, &text, &len);
+	close(fd);
+	if (ret)
+		return ret;
+	ret = fsp_profile_parse_text(name, text, len, p, err);
+	free(text);
+	if (!ret)
+		fsp_strcpy(p->path, sizeof(p->path), path);
+	return ret;
+}
+
+void fsp_profile_free(struct fsp_profile *p)
+{
+	int i;
+
+	for (i = 0; i < p->nr_mkfs; i++)
+		free(p->mkfs[i]);
+	for (i = 0; i < p->nr_requires; i++)
+		free(p->requires[i]);
+	p->nr_mkfs = p->nr_requires = 0;
+	p->mkfs[0] = p->requires[0] = NULL;
+}
+
+void fsp_profile_free_all(struct fsp_profile *p, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		fsp_profile_free(&p[i]);
+	free(p);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct fsp_profile *)a)->name,
+		      ((const struct fsp_profile *)b)->name);
+}
+
+int fsp_profile_load_dir(const char *dir, struct fsp_profile **out, int *nr,
+			 char *errpath, size_t errlen,
+			 struct fsp_profile_error *err)
+{
+	struct fsp_profile *v = NULL, *nv;
+	struct dirent *de;
+	int n = 0, cap = 0, ret = 0;
+	char path[PATH_MAX];
+	DIR *d = opendir(dir);
+
+	memset(err, 0, sizeof(*err));
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l <= 5 || strcmp(de->d_name + l - 5, ".conf") ||
+		    de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 32;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				ret = -ENOMEM;
+				break;
+			}
+			v = nv;
+		}
+		ret = fsp_fmt(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (!ret)
+			ret = fsp_profile_load(path, &v[n], err);
+		if (ret) {
+			fsp_strcpy(errpath, errlen, path);
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (ret) {
+		fsp_profile_free_all(v, n);
+		return ret;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_name);
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+int fsp_profile_is_image_builder(const struct fsp_profile *p)
+{
+	return !strcmp(p->fs, "squashfs") || !strcmp(p->fs, "erofs");
+}
+
+int fsp_profile_is_memory_fs(const struct fsp_profile *p)
+{
+	return !strcmp(p->fs, "tmpfs") || !strcmp(p->fs, "ramfs");
+}

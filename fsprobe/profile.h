@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * profile.h - mkfs/mount profiles: one `key = value` file per filesystem
+ * configuration (DESIGN.md §5). Parsing is strict: unknown keys, duplicate
+ * keys, bad sizes and anything that names a device are errors that carry
+ * the file and line, so a typo never silently changes what is tested.
+ */
+#ifndef FSP_PROFILE_H
+#define FSP_PROFILE_H
+
+#include <limits.h>
+#include <stddef.h>
+
+#define FSP_PROFILE_MAX_ARGS	32
+#define FSP_PROFILE_MAX_REQS	8
+#define FSP_PROFILE_LINE_MAX	1024
+
+struct fsp_profile {
+	char name[64];			/* file name without ".conf" */
+	char path[PATH_MAX];
+	char fs[32];			/* mount type: ext4, xfs, tmpfs, ... */
+	char *mkfs[FSP_PROFILE_MAX_ARGS + 1];	/* NULL-terminated word list */
+	int nr_mkfs;
+	char mount_options[256];
+	unsigned long size_mb;		/* 0: the run's default */
+	char *requires[FSP_PROFILE_MAX_REQS + 1];
+	int nr_requires;
+	char description[256];
+	char lower[32];			/* overlay: fs type of the lower layer */
+};
+
+struct fsp_profile_error {
+	int line;			/* 0: not tied to a line */
+	char msg[256];
+};
+
+int fsp_profile_parse_text(const char *name, const char *text, size_t len,
+			   struct fsp_profile *p,
+			   struct fsp_profile_error *err);
+int fsp_profile_load(const char *path, struct fsp_profile *p,
+		     struct fsp_profile_error *err);
+void fsp_profile_free(struct fsp_profile *p);
+
+/* Profiles of a directory, sorted by name; *nr set. */
+int fsp_profile_load_dir(const char *dir, struct fsp_profile **out, int *nr,
+			 char *errpath, size_t errlen,
+			 struct fsp_profile_error *err);
+void fsp_profile_free_all(struct fsp_profile *p, int nr);
+
+/* Does the profile build a read-only image from a staging directory? */
+int fsp_profile_is_image_builder(const struct fsp_profile *p);
+/* Does the profile need no block device at all (tmpfs)? */
+int fsp_profile_is_memory_fs(const struct fsp_profile *p);
+
+#endif

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * util.h - small file and string helpers shared by the mechanism library.
+ * Everything returns 0 (or a byte count) on success and -errno on failure.
+ */
+#ifndef FSP_UTIL_H
+#define FSP_UTIL_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#define FSP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Read at most len-1 bytes of path into buf, NUL-terminated; bytes read. */
+ssize_t fsp_read_text(const char *path, char *buf, size_t len);
+/* Read a whole (proc/sys) file into a malloc'd NUL-terminated buffer. */
+int fsp_slurp(const char *path, char **out, size_t *outlen);
+int fsp_slurp_fd(int fd, char **out, size_t *outlen);
+/* Write buf to an existing file (sysfs/proc knob style, no O_CREAT). */
+int fsp_write_text(const char *path, const char *buf);
+/* Write all of buf to fd, retrying short writes and EINTR. */
+int fsp_write_all(int fd, const void *buf, size_t len);
+/* Read a decimal unsigned long from a file. */
+int fsp_read_ulong(const char *path, unsigned long *val);
+/* Remove trailing white space in place. */
+char *fsp_rstrip(char *s);
+/* Skip leading white space. */
+char *fsp_lstrip(char *s);
+/* strlcpy-alike that reports truncation as -ENAMETOOLONG. */
+int fsp_strcpy(char *dst, size_t len, const char *src);
+/* snprintf that reports truncation as -ENAMETOOLONG. */
+int fsp_fmt(char *dst, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Monotonic clock in milliseconds. */
+long long fsp_now_ms(void);
+/* Remove a directory tree we created (no symlink following). */
+int fsp_rmtree(const char *path);
+/* Levenshtein distance, for "did you mean" lists. */
+int fsp_edit_distance(const char *a, const char *b);
+/* errno name ("EINVAL"), or "E?" for unknown values. */
+const char *fsp_errno_name(int err);
+
+#endif

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cli.h - the command line: one table of commands and one of options,
+ * from which getopt_long's table, argument checks and --help are all
+ * generated, so the help text cannot drift from what is parsed.
+ */
+#ifndef FSP_CLI_H
+#define FSP_CLI_H
+
+#include <stdio.h>
+#include <json-c/json.h>
+
+#include "profile.h"
+#include "runner.h"
+#include "sysinfo.h"
+
+enum { FSP_EXIT_OK = 0, FSP_EXIT_FAIL = 1, FSP_EXIT_USAGE = 2 };
+
+enum fsp_cmd_id {
+	CMD_ENV = 1 << 0, CMD_LIST = 1 << 1, CMD_RUN = 1 << 2,
+	CMD_CHECK = 1 << 3, CMD_COMPARE = 1 << 4, CMD_CLEANUP = 1 << 5,
+	CMD_ALL = 0x3f,
+};
+
+enum fsp_format { FMT_TABLE, FMT_JSON, FMT_KTAP, FMT_JUNIT };
+
+struct fsp_cli {
+	enum fsp_cmd_id cmd;
+	const char *profiles[256];
+	int nr_profiles;
+	const char *probes[64];
+	int nr_probes;
+	int jobs;
+	enum fsp_format format;
+	int format_set;
+	const char *output;
+	unsigned long size_mb;
+	int keep;
+	int verbose;
+	char **args;		/* positional arguments after the command */
+	int nr_args;
+};
+
+struct fsp_command {
+	const char *name;
+	enum fsp_cmd_id id;
+	const char *args;	/* synopsis of positional arguments */
+	int min_args, max_args;
+	const char *summary;
+	int (*fn)(struct fsp_cli *cli);
+};
+
+extern const struct fsp_command fsp_commands[];
+
+int fsp_cli_parse(int argc, char **argv, struct fsp_cli *cli);
+void fsp_usage(FILE *out);
+/* Print "fsprobe: MSG" and "Try 'fsprobe --help'" on stderr; returns 2. */
+int fsp_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void fsp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Where profiles and payloads are (build tree, env, or installed). */
+const char *fsp_profile_dir(void);
+const char *fsp_payload_dir(void);
+/* Resolve -p arguments (names or paths) into profiles; 0 or exit code. */
+int fsp_select_profiles(struct fsp_cli *cli, struct fsp_profile **out,
+			int *nr);
+int fsp_select_cases(struct fsp_cli *cli, struct fsp_run_opts *o);
+
+/* The result document and its renderers. */
+struct json_object *fsp_doc_new(const struct fsp_sysinfo *si);
+int fsp_doc_exit_status(struct json_object *doc);
+int fsp_render(const struct fsp_cli *cli, struct json_object *doc);
+int fsp_report_table(FILE *out, struct json_object *doc);
+
+int fsp_cmd_env(struct fsp_cli *cli);
+int fsp_cmd_list(struct fsp_cli *cli);
+int fsp_cmd_run(struct fsp_cli *cli);
+int fsp_cmd_check(struct fsp_cli *cli);
+int fsp_cmd_compare(struct fsp_cli *cli);
+int fsp_cmd_cleanup(struct fsp_cli *cli);
+
+#endif

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd_list.c - `fsprobe list`: every profile, its filesystem and mkfs
+ * command, and whether it can run on this machine (and why not), then
+ * the probes. A malformed profile is an error naming file and line.
+ */
+#include <stdio.h>
+
+#include "cli.h"
+
+int fsp_cmd_list(struct fsp_cli *cli)
+{
+	struct fsp_profile *profs;
+	char why[512];
+	int nr, i, k, ret;
+
+	ret = fsp_select_profiles(cli, &profs, &nr);
+	if (ret)
+		return ret;
+	printf("Profiles (%s):\n", fsp_profile_dir());
+	printf("  %-24s %-9s %-8s %s\n", "NAME", "FS", "RUNNABLE", "MKFS / WHY NOT");
+	for (i = 0; i < nr; i++) {
+		const char *no = fsp_profile_unrunnable(&profs[i], why,
+							sizeof(why));
+
+		printf("  %-24s %-9s %-8s ", profs[i].name, profs[i].fs,
+		       no ? "no" : "yes");
+		if (no) {
+			printf("%s\n", no);
+			continue;
+		}
+		for (k = 0; k < profs[i].nr_mkfs; k++)
+			printf("%s%s", k ? " " : "", profs[i].mkfs[k]);
+		if (profs[i].mount_options[0])
+			printf("%s-o %s", profs[i].nr_mkfs ? "; " : "",
+			       profs[i].mount_options);
+		printf("\n");
+	}
+	printf("\nProbes:\n");
+	for (i = 0; i < fsp_nr_cases; i++)
+		printf("  %-16s %s\n", fsp_cases[i]->name,
+		       fsp_cases[i]->summary);
+	fsp_profile_free_all(profs, nr);
+	return FSP_EXIT_OK;
+}

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd_run.c - `fsprobe run`: the parent. It journals, forks one worker
+ * per profile (at most -j at a time), each in its own private mount
+ * namespace and dying with the parent (PR_SET_PDEATHSIG), waits for
+ * them, and unwinds the journal in normal control flow. Signal handlers
+ * only record the signal and forward it to the workers; a second signal
+ * does the same, so cleanup always runs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "journal.h"
+#include "mnt.h"
+#include "util.h"
+
+#define MAX_WORKERS 256
+
+static volatile sig_atomic_t got_signal;
+static volatile pid_t workers[MAX_WORKERS];
+
+static void on_signal(int sig)
+{
+	int i;
+
+	got_signal = sig;
+	for (i = 0; i < MAX_WORKERS; i++)
+		if (workers[i] > 0)
+			kill(workers[i], SIGTERM);
+}
+
+/* Put pid into a free slot (old == 0) or clear the slot holding old. */
+static void worker_slot(pid_t pid, pid_t old)
+{
+	int i;
+
+	for (i = 0; i < MAX_WORKERS; i++) {
+		if (workers[i] == old) {
+			workers[i] = pid;
+			return;
+		}
+	}
+}
+
+static void set_signals(void (*handler)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static int result_path(const struct fsp_journal *j, int idx, char *buf,
+		       size_t len)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "result-%03d.json", idx);
+	return fsp_journal_path(j, buf, len, name);
+}
+
+static void __attribute__((noreturn))
+worker(const struct fsp_profile *prof, int idx, const struct fsp_run_opts *o,
+       const struct fsp_sysinfo *si, struct fsp_journal *j)
+{
+	struct json_object *res;
+	char path[4096], tmp[4200];
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	set_signals(SIG_DFL);
+	if (getppid() == 1)
+		_exit(3);	/* parent already gone */
+	if (unshare(CLONE_NEWNS) || fsp_mnt_make_private()) {
+		res = fsp_profile_json(prof);
+		json_object_object_add(res, "verdict",
+				       json_object_new_string("error"));
+		json_object_object_add(res, "reason", json_object_new_string(
+				       "cannot create a private mount namespace"));
+	} else {
+		res = fsp_run_profile(prof, idx, o, si, j);
+	}
+	if (result_path(j, idx, path, sizeof(path)))
+		_exit(4);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (json_object_to_file_ext(tmp, res, JSON_C_TO_STRING_PLAIN) ||
+	    rename(tmp, path))
+		_exit(5);
+	json_object_put(res);
+	_exit(0);
+}
+
+static struct json_object *collect(const struct fsp_profile *prof, int idx,
+				   struct fsp_journal *j, int status)
+{
+	struct json_object *res;
+	char path[4096], why[256];
+
+	if (!result_path(j, idx, path, sizeof(path)) &&
+	    !access(path, R_OK)) {
+		res = json_object_from_file(path);
+		if (res)
+			return res;
+	}
+	res = fsp_profile_json(prof);
+	if (WIFSIGNALED(status))
+		snprintf(why, sizeof(why), "worker killed by signal %d%s",
+			 WTERMSIG(status), got_signal ? " (run interrupted)" :
+			 "");
+	else if (status == -1)
+		snprintf(why, sizeof(why), "not run: run interrupted");
+	else
+		snprintf(why, sizeof(why), "worker exited %d without a result",
+			 WEXITSTATUS(status));
+	json_object_object_add(res, "verdict", json_object_new_string(
+				       status == -1 ? "skip" : "error"));
+	json_object_object_add(res, "reason", json_object_new_string(why));
+	return res;
+}
+
+static void progress(const struct fsp_cli *cli, int done, int nr,
+		     struct json_object *res)
+{
+	struct json_object *v, *n;
+
+	if (!cli->verbose && !isatty(2))
+		return;
+	json_object_object_get_ex(res, "name", &n);
+	json_object_object_get_ex(res, "verdict", &v);
+	fprintf(stderr, "[%d/%d] %-24s %s\n", done, nr,
+		json_object_get_string(n), json_object_get_string(v));
+}
+
+static int default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
+}
+
+int fsp_cmd_run(struct fsp_cli *cli)
+{
+	struct fsp_profile *profs = NULL;
+	struct json_object **results, *doc, *arr;
+	struct fsp_unwind_stats st;
+	struct fsp_run_opts o;
+	struct fsp_sysinfo si;
+	struct fsp_journal j;
+	const char *base = getenv("FSPROBE_STATE_DIR");
+	int *status, nr = 0, next = 0, running = 0, done = 0, jobs, i, ret;
+	pid_t *pids;
+
+	if (geteuid() != 0) {
+		fsp_warn("run needs root (loop devices, mounts): try "
+			 "'sudo fsprobe run'");
+		return FSP_EXIT_USAGE;
+	}
+	memset(&o, 0, sizeof(o));
+	ret = fsp_select_cases(cli, &o);
+	if (ret)
+		return ret;
+	ret = fsp_select_profiles(cli, &profs, &nr);
+	if (ret)
+		return ret;
+	o.size_mb = cli->size_mb;
+	o.keep = cli->keep;
+	o.verbose = cli->verbose;
+	o.payload_dir = fsp_payload_dir();
+	fsp_sysinfo_read(&si);
+	base = base && *base ? base : FSP_STATE_BASE;
+
+	/* A crashed predecessor's leftovers go first (never a live run's). */
+	if (!fsp_journal_cleanup_stale(base, &st) && st.runs)
+		fsp_warn("removed what %d killed run(s) left: %d loop, %d "
+			 "knob, %d file(s)", st.runs, st.loops, st.knobs,
+			 st.files);
+	ret = fsp_journal_create(&j, base);
+	if (ret) {
+		fsp_warn("cannot create run state under %s: %s", base,
+			 ret == -EPERM ? "not a root-owned 0700 directory" :
+			 strerror(-ret));
+		fsp_profile_free_all(profs, nr);
+		return FSP_EXIT_USAGE;
+	}
+	results = calloc(nr, sizeof(*results));
+	status = calloc(nr, sizeof(*status));
+	pids = calloc(nr, sizeof(*pids));
+	jobs = cli->jobs ? cli->jobs : default_jobs();
+	set_signals(on_signal);
+
+	while (done < nr) {
+		pid_t pid;
+		int wst;
+
+		while (!got_signal && running < jobs && next < nr) {
+			fflush(NULL);
+			pid = fork();
+			if (pid == 0)
+				worker(&profs[next], next, &o, &si, &j);
+			if (pid < 0) {
+				status[next] = 0;
+				results[next] = fsp_profile_json(&profs[next]);
+				json_object_object_add(results[next], "verdict",
+					json_object_new_string("error"));
+				json_object_object_add(results[next], "reason",
+					json_object_new_string("fork failed"));
+				next++;
+				done++;
+				continue;
+			}
+			pids[next] = pid;
+			worker_slot(pid, 0);
+			next++;
+			running++;
+		}
+		if (got_signal && !running)
+			break;
+		if (!running)
+			continue;
+		pid = waitpid(-1, &wst, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < next; i++) {
+			if (results[i] || pids[i] != pid)
+				continue;
+			worker_slot(0, pid);
+			status[i] = wst;
+			results[i] = collect(&profs[i], i, &j, wst);
+			running--;
+			done++;
+			progress(cli, done, nr, results[i]);
+			break;
+		}
+	}
+	/* Profiles never started (interrupted) are reported as such. */
+	for (i = 0; i < nr; i++)
+		if (!results[i])
+			results[i] = collect(&profs[i], i, &j, -1);
+
+	doc = fsp_doc_new(&si);
+	json_object_object_get_ex(doc, "profiles", &arr);
+	for (i = 0; i < nr; i++)
+		json_object_array_add(arr, results[i]);
+	if (cli->keep)
+		fprintf(stderr, "fsprobe: kept run directory %s\n", j.dir);
+	else
+		fsp_journal_finish(&j, NULL);
+	set_signals(SIG_DFL);
+
+	ret = fsp_render(cli, doc);
+	if (!ret)
+		ret = fsp_doc_exit_status(doc);
+	if (got_signal)
+		ret = 128 + got_signal;
+	json_object_put(doc);
+	free(results);
+	free(status);
+	free(pids);
+	fsp_profile_free_all(profs, nr);
+	return ret;
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * doc.c - the result document (DESIGN.md §4) and its rendering. Every
+ * output format is rendered from this one json-c document, so table,
+ * JSON, KTAP and JUnit cannot disagree about what was measured.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report.h"
+
+struct json_object *fsp_doc_new(const struct fsp_sysinfo *si)
+{
+	struct json_object *doc = json_object_new_object(), *thp;
+
+	json_object_object_add(doc, "fsprobe",
+			       json_object_new_string(PACKAGE_VERSION));
+	json_object_object_add(doc, "kernel", json_object_new_string(si->kernel));
+	json_object_object_add(doc, "arch", json_object_new_string(si->arch));
+	json_object_object_add(doc, "page_size",
+			       json_object_new_int64(si->page_size));
+	json_object_object_add(doc, "pmd_order", si->pmd_order >= 0 ?
+			       json_object_new_int(si->pmd_order) : NULL);
+	thp = json_object_new_object();
+	json_object_object_add(thp, "enabled",
+			       json_object_new_string(si->thp_enabled));
+	json_object_object_add(thp, "shmem_enabled",
+			       json_object_new_string(si->thp_shmem_enabled));
+	json_object_object_add(thp, "defrag",
+			       json_object_new_string(si->thp_defrag));
+	json_object_object_add(thp, "read_only_thp_for_fs", si->ro_thp < 0 ?
+			       NULL : json_object_new_boolean(si->ro_thp));
+	json_object_object_add(thp, "config_source",
+			       json_object_new_string(si->config_source));
+	json_object_object_add(doc, "thp", thp);
+	json_object_object_add(doc, "profiles", json_object_new_array());
+	return doc;
+}
+
+/* 1 if any probe failed, else 0; verdicts are information only. */
+int fsp_doc_exit_status(struct json_object *doc)
+{
+	struct json_object *profs, *probes, *r;
+	size_t i, k;
+
+	if (!json_object_object_get_ex(doc, "profiles", &profs))
+		return FSP_EXIT_OK;
+	for (i = 0; i < json_object_array_length(profs); i++) {
+		struct json_object *p = json_object_array_get_idx(profs, i);
+
+		if (!json_object_object_get_ex(p, "probes", &probes))
+			continue;
+		for (k = 0; k < json_object_array_length(probes); k++) {
+			struct json_object *pr =
+				json_object_array_get_idx(probes, k);
+
+			if (json_object_object_get_ex(pr, "result", &r) &&
+			    !strcmp(json_object_get_string(r), "fail"))
+				return FSP_EXIT_FAIL;
+		}
+	}
+	return FSP_EXIT_OK;
+}
+
+int fsp_render(const struct fsp_cli *cli, struct json_object *doc)
+{
+	FILE *out = stdout;
+	int ret = 0;
+
+	if (cli->output) {
+		out = fopen(cli->output, "we");
+		if (!out) {
+			fsp_warn("cannot write %s: %s", cli->output,
+				 strerror(errno));
+			return FSP_EXIT_USAGE;
+		}
+	}
+	switch (cli->format) {
+	case FMT_TABLE:
+		ret = fsp_report_table(out, doc);
+		break;
+	case FMT_JSON:
+		fputs(json_object_to_json_string_ext(doc,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED),
+		      out);
+		fputc('\n', out);
+		break;
+	case FMT_KTAP:
+		ret = fsp_report_ktap(out, doc);
+		break;
+	case FMT_JUNIT:
+		ret = fsp_report_junit(out, doc);
+		break;
+	}
+	if (fflush(out) || ferror(out))
+		ret = -EIO;
+	if (out != stdout && fclose(out))
+		ret = -EIO;
+	if (ret) {
+		fsp_warn("writing the report: %s", strerror(-ret));
+		return FSP_EXIT_USAGE;
+	}
+	return 0;
+}

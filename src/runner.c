@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * runner.c - the profile lifecycle. Everything created is journalled
+ * first; the filesystem is made once and serves every case: all case
+ * files are written, synced, and made cold together by one umount/mount
+ * cycle, which evicts exactly our own files (no global drop_caches).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "filedata.h"
+#include "loop.h"
+#include "mkfs.h"
+#include "mnt.h"
+#include "runner.h"
+#include "util.h"
+#include "verdict.h"
+
+#define MKFS_TIMEOUT_S 300
+
+struct fsp_fsenv {
+	const struct fsp_profile *prof;
+	struct fsp_journal *j;
+	char dir[4096];		/* this profile's state directory */
+	char image[4096];
+	char mnt[4096];
+	char stage[4096];
+	struct fsp_loop loop;
+	int mounted;
+	int readonly;
+	long long t_mkfs, t_mount;
+	char err[2048];
+};
+
+const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
+				   char *buf, size_t len)
+{
+	char path[4096];
+	int i;
+
+	if (!fsp_mnt_fs_supported(prof->fs)) {
+		snprintf(buf, len, "filesystem '%s' is not in this kernel "
+			 "(/proc/filesystems)", prof->fs);
+		return buf;
+	}
+	if (prof->lower[0] && !fsp_mnt_fs_supported(prof->lower)) {
+		snprintf(buf, len, "lower filesystem '%s' is not in this "
+			 "kernel", prof->lower);
+		return buf;
+	}
+	if (prof->nr_mkfs && fsp_tool_find(prof->mkfs[0], path, sizeof(path))) {
+		snprintf(buf, len, "%s not found: install its package "
+			 "(./bootstrap-deps)", prof->mkfs[0]);
+		return buf;
+	}
+	if (!prof->nr_mkfs && !fsp_profile_is_memory_fs(prof) &&
+	    strcmp(prof->fs, "overlay")) {
+		snprintf(buf, len, "profile has no mkfs command");
+		return buf;
+	}
+	for (i = 0; i < prof->nr_requires; i++) {
+		const char *r = prof->requires[i];
+		char v;
+
+		if (!strncmp(r, "CONFIG_", 7)) {
+			if (fsp_kconfig_get(r, &v, NULL, 0)) {
+				snprintf(buf, len, "%s: kernel config not "
+					 "readable", r);
+				return buf;
+			}
+			if (v == 'n') {
+				snprintf(buf, len, "%s is not set in this "
+					 "kernel", r);
+				return buf;
+			}
+		} else if (fsp_tool_find(r, path, sizeof(path))) {
+			snprintf(buf, len, "required tool %s not found", r);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+struct json_object *fsp_profile_json(const struct fsp_profile *prof)
+{
+	struct json_object *o = json_object_new_object(), *a;
+	int i;
+
+	json_object_object_add(o, "name", json_object_new_string(prof->name));
+	json_object_object_add(o, "fs", json_object_new_string(prof->fs));
+	a = json_object_new_array();
+	for (i = 0; i < prof->nr_mkfs; i++)
+		json_object_array_add(a, json_object_new_string(prof->mkfs[i]));
+	json_object_object_add(o, "mkfs", a);
+	json_object_object_add(o, "mount_options",
+			       json_object_new_string(prof->mount_options));
+	if (prof->description[0])
+		json_object_object_add(o, "description",
+				json_object_new_string(prof->description));
+	return o;
+}
+
+static void set_verdict(struct json_object *o, const char *verdict,
+			const char *reason)
+{
+	json_object_object_add(o, "verdict", json_object_new_string(verdict));
+	json_object_object_add(o, "reason",
+			       reason ? json_object_new_string(reason) : NULL);
+}
+
+/* Build the mkfs argv: {dev}, {image}, {src} are replaced; else append. */
+static int mkfs_argv(const struct fsp_fsenv *e, char **argv, int max)
+{
+	const struct fsp_profile *p = e->prof;
+	const char *target = e->loop.fd >= 0 ? e->loop.dev : e->image;
+	int i, n = 0, placed = 0;
+
+	for (i = 0; i < p->nr_mkfs && n < max - 2; i++) {
+		const char *w = p->mkfs[i];
+
+		if (!strcmp(w, "{dev}")) {
+			argv[n++] = (char *)target;
+			placed = 1;
+		} else if (!strcmp(w, "{image}")) {
+			argv[n++] = (char *)e->image;
+			placed = 1;
+		} else if (!strcmp(w, "{src}")) {
+			argv[n++] = (char *)e->stage;
+		} else {
+			argv[n++] = (char *)w;
+		}
+	}
+	if (!placed)
+		argv[n++] = (char *)target;
+	argv[n] = NULL;
+	return n;
+}
+
+static int make_image(struct fsp_fsenv *e, unsigned long size_mb)
+{
+	int fd, ret;
+
+	ret = fsp_journal_add(e->j, "image", e->image, NULL);
+	if (ret)
+		return ret;
+	fd = open(e->image, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd < 0)
+		return -errno;
+	ret = ftruncate(fd, (off_t)size_mb << 20) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static int run_mkfs(struct fsp_fsenv *e)
+{
+	struct fsp_exec_result res;
+	char *argv[FSP_PROFILE_MAX_ARGS + 4];
+	int ret;
+
+	mkfs_argv(e, argv, FSP_ARRAY_SIZE(argv));
+	ret = fsp_exec(argv, MKFS_TIMEOUT_S, &res);
+	e->t_mkfs += res.ms;
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "%s: %s", argv[0],
+			 strerror(-ret));
+		return ret;
+	}
+	if (res.status) {
+		snprintf(e->err, sizeof(e->err), "%s failed (exit %d): %s",
+			 argv[0], res.status, fsp_rstrip(res.output));
+		return -EIO;
+	}
+	return 0;
+}
+
+static int do_mount(struct fsp_fsenv *e)
+{
+	const struct fsp_profile *p = e->prof;
+	const char *src = e->loop.fd >= 0 ? e->loop.dev : p->fs;
+	char msg[512];
+	long long t0 = fsp_now_ms();
+	int ret;
+
+	ret = fsp_journal_add(e->j, "mount", e->mnt,
+			      e->loop.fd >= 0 ? e->loop.dev : NULL);
+	if (ret)
+		return ret;
+	ret = fsp_mnt_mount(src, e->mnt, p->fs, p->mount_options,
+			    e->readonly, msg, sizeof(msg));
+	e->t_mount += fsp_now_ms() - t0;
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "mount -t %s -o '%s': %s",
+			 p->fs, p->mount_options, msg[0] ? msg :
+			 strerror(-ret));
+		return ret;
+	}
+	e->mounted = 1;
+	return 0;
+}
+
+static int do_umount(struct fsp_fsenv *e)
+{
+	int ret;
+
+	if (!e->mounted)
+		return 0;
+	ret = fsp_mnt_umount(e->mnt);
+	if (!ret)
+		e->mounted = 0;
+	return ret;
+}
+
+/* Evict our files: a umount/mount cycle of our own filesystem. */
+static int recycle(const struct fsp_target *t)
+{
+	struct fsp_fsenv *e = t->priv;
+	int ret;
+
+	if (t->shmem)
+		return 0;
+	ret = do_umount(e);
+	if (ret)
+		return ret;
+	if (e->loop.fd >= 0) {
+		ret = fsp_loop_verify(&e->loop);
+		if (ret)
+			return ret;
+	}
+	return do_mount(e);
+}
+
+/* Create the filesystem; on return it is mounted (or e->err says why). */
+static int setup_fs(struct fsp_fsenv *e, unsigned long size_mb)
+{
+	const struct fsp_profile *p = e->prof;
+	char type[32];
+	int ret;
+
+	if (fsp_profile_is_memory_fs(p))
+		return do_mount(e);
+	if (fsp_profile_is_image_builder(p)) {
+		/* Cases are prepared into stage/ first, by the caller. */
+		ret = fsp_journal_add(e->j, "image", e->image, NULL);
+		if (!ret)
+			ret = run_mkfs(e);
+		if (ret)
+			return ret;
+		e->readonly = 1;
+	} else {
+		ret = make_image(e, size_mb);
+		if (ret) {
+			snprintf(e->err, sizeof(e->err), "creating image %s: "
+				 "%s", e->image, strerror(-ret));
+			return ret;
+		}
+	}
+	ret = fsp_loop_attach(&e->loop, e->image, e->readonly, e->j);
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "attaching a loop device: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	if (!e->readonly) {
+		ret = run_mkfs(e);
+		if (ret)
+			return ret;
+	}
+	ret = fsp_loop_verify(&e->loop);
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "%s is no longer backed by "
+			 "our image: refusing to use it", e->loop.dev);
+		return ret;
+	}
+	ret = fsp_blkid_type(e->loop.dev, type, sizeof(type));
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "no filesystem found on %s "
+			 "after mkfs (libblkid: %s)", e->loop.dev,
+			 strerror(-ret));
+		return ret;
+	}
+	/* ext2/ext3 are served by ext4; any other mismatch is a bug. */
+	if (strcmp(type, p->fs) && !(!strncmp(type, "ext", 3) &&
+				     !strncmp(p->fs, "ext", 3))) {
+		snprintf(e->err, sizeof(e->err), "mkfs made '%s', profile "
+			 "says '%s'", type, p->fs);
+		return -EINVAL;
+	}
+	return do_mount(e);
+}
+
+static void teardown(struct fsp_fsenv *e)
+{
+	do_umount(e);
+	fsp_loop_detach(&e->loop);
+}
+
+static int prepare_cases(const struct fsp_run_opts *o,
+			 const struct fsp_target *t, char *err, size_t len)
+{
+	int i, ret;
+
+	for (i = 0; i < o->nr_cases; i++) {
+		if (!o->cases[i]->prepare)
+			continue;
+		ret = o->cases[i]->prepare(t);
+		if (ret) {
+			snprintf(err, len, "%s: preparing files: %s",
+				 o->cases[i]->name, strerror(-ret));
+			return ret;
+		}
+	}
+	sync();
+	return 0;
+}
+
+static struct json_object *probe_json(const struct fsp_probe *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(p->c->name));
+	json_object_object_add(o, "result",
+			json_object_new_string(fsp_outcome_name(p->result)));
+	json_object_object_add(o, "reason", p->reason[0] ?
+			       json_object_new_string(p->reason) : NULL);
+	json_object_object_add(o, "evidence", json_object_get(p->evidence));
+	json_object_object_add(o, "ms", json_object_new_int64(p->ms));
+	return o;
+}
+
+/* Run the selected cases on t and add verdict + probes to out. */
+static long long run_cases(const struct fsp_run_opts *o,
+			   const struct fsp_target *t, struct json_object *out)
+{
+	struct fsp_probe probes[64];
+	struct fsp_verdict v;
+	struct json_object *arr = json_object_new_array(), *mo, *routes;
+	long long t0 = fsp_now_ms();
+	int i;
+
+	for (i = 0; i < o->nr_cases; i++) {
+		long long s = fsp_now_ms();
+
+		fsp_probe_init(&probes[i], o->cases[i]);
+		o->cases[i]->run(t, &probes[i]);
+		probes[i].ms = fsp_now_ms() - s;
+		json_object_array_add(arr, probe_json(&probes[i]));
+	}
+	fsp_verdict_derive(probes, o->nr_cases, t->shmem, t->si->pmd_order,
+			   &v);
+	set_verdict(out, v.verdict, v.reason[0] ? v.reason : NULL);
+	routes = json_object_new_array();
+	if (v.routes & FSP_ROUTE_FAULT)
+		json_object_array_add(routes, json_object_new_string("fault"));
+	if (v.routes & FSP_ROUTE_COLLAPSE)
+		json_object_array_add(routes,
+				      json_object_new_string("collapse"));
+	if (v.routes & FSP_ROUTE_SHMEM)
+		json_object_array_add(routes, json_object_new_string("shmem"));
+	json_object_object_add(out, "route", routes);
+	mo = json_object_new_object();
+	json_object_object_add(mo, "read", v.max_order_read >= 0 ?
+			       json_object_new_int(v.max_order_read) : NULL);
+	json_object_object_add(mo, "fault", v.max_order_fault >= 0 ?
+			       json_object_new_int(v.max_order_fault) : NULL);
+	json_object_object_add(out, "max_order", mo);
+	json_object_object_add(out, "probes", arr);
+	for (i = 0; i < o->nr_cases; i++)
+		json_object_put(probes[i].evidence);
+	return fsp_now_ms() - t0;
+}
+
+static int mkdir_journalled(struct fsp_journal *j, const char *path)
+{
+	int ret = fsp_journal_add(j, "dir", path, NULL);
+
+	if (ret)
+		return ret;
+	return mkdir(path, 0700) ? -errno : 0;
+}
+
+struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
+				    const struct fsp_run_opts *o,
+				    const struct fsp_sysinfo *si,
+				    struct fsp_journal *j)
+{
+	struct json_object *out = fsp_profile_json(prof), *timing;
+	struct fsp_target t;
+	struct fsp_fsenv e;
+	unsigned long size_mb;
+	char why[512];
+	long long t_probes = 0;
+	int ret;
+
+	memset(&e, 0, sizeof(e));
+	e.prof = prof;
+	e.j = j;
+	e.loop.fd = -1;
+	if (fsp_profile_unrunnable(prof, why, sizeof(why))) {
+		set_verdict(out, "skip", why);
+		return out;
+	}
+	size_mb = o->size_mb ? o->size_mb : prof->size_mb ? prof->size_mb :
+		  FSP_DEFAULT_SIZE_MB;
+	snprintf(why, sizeof(why), "p%02d", idx);
+	if (fsp_journal_path(j, e.dir, sizeof(e.dir), why) ||
+	    fsp_fmt(e.image, sizeof(e.image), "%s/image", e.dir) ||
+	    fsp_fmt(e.mnt, sizeof(e.mnt), "%s/mnt", e.dir) ||
+	    fsp_fmt(e.stage, sizeof(e.stage), "%s/stage", e.dir)) {
+		set_verdict(out, "error", "state directory path too long");
+		return out;
+	}
+	ret = mkdir_journalled(j, e.dir);
+	if (!ret)
+		ret = mkdir_journalled(j, e.mnt);
+	if (ret) {
+		snprintf(why, sizeof(why), "creating %s: %s", e.dir,
+			 strerror(-ret));
+		set_verdict(out, "error", why);
+		return out;
+	}
+
+	memset(&t, 0, sizeof(t));
+	t.dir = e.mnt;
+	t.prep_dir = e.mnt;
+	t.fs = prof->fs;
+	t.shmem = fsp_profile_is_memory_fs(prof);
+	t.si = si;
+	t.payload_dir = o->payload_dir;
+	t.run_id = j->id;
+	t.priv = &e;
+	t.recycle = recycle;
+	t.cold_method = t.shmem ? "none (tmpfs: data lives in the cache)" :
+				  "remount";
+
+	if (fsp_profile_is_image_builder(prof)) {
+		t.readonly = 1;
+		t.prep_dir = e.stage;
+		ret = mkdir_journalled(j, e.stage);
+		if (ret || prepare_cases(o, &t, e.err, sizeof(e.err)))
+			goto fail;
+	}
+	ret = setup_fs(&e, size_mb);
+	if (ret)
+		goto fail;
+	if (!t.readonly) {
+		ret = prepare_cases(o, &t, e.err, sizeof(e.err));
+		if (ret)
+			goto fail;
+		ret = recycle(&t);
+		if (ret) {
+			if (!e.err[0])
+				snprintf(e.err, sizeof(e.err), "remount for a "
+					 "cold cache: %s", strerror(-ret));
+			goto fail;
+		}
+	}
+	t_probes = run_cases(o, &t, out);
+	teardown(&e);
+	goto timing;
+fail:
+	if (!e.err[0])
+		snprintf(e.err, sizeof(e.err), "%s", strerror(-ret));
+	set_verdict(out, "error", e.err);
+	teardown(&e);
+timing:
+	timing = json_object_new_object();
+	json_object_object_add(timing, "mkfs", json_object_new_int64(e.t_mkfs));
+	json_object_object_add(timing, "mount",
+			       json_object_new_int64(e.t_mount));
+	json_object_object_add(timing, "probes",
+			       json_object_new_int64(t_probes));
+	json_object_object_add(out, "timing_ms", timing);
+	if (!o->keep) {
+		unlink(e.image);
+		fsp_rmtree(e.dir);
+	}
+	return out;
+}
+
+/* Evict every file of dir with fadvise; pages that stayed cached. */
+static unsigned long evict_all(const char *dir)
+{
+	unsigned long total = 0, left;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		struct stat st;
+		int fd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_NOFOLLOW |
+			    O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+		    !fsp_evict(fd, st.st_size, &left))
+			total += left;
+		close(fd);
+	}
+	closedir(d);
+	return total;
+}
+
+static int evict_dir(const struct fsp_target *t)
+{
+	return evict_all(t->dir) ? -EBUSY : 0;
+}
+
+struct json_object *fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
+				const struct fsp_sysinfo *si)
+{
+	struct json_object *out = json_object_new_object();
+	char work[4096], why[512], cold[96];
+	unsigned long left;
+	struct fsp_target t;
+	struct statfs sfs;
+	int ret;
+
+	json_object_object_add(out, "name", json_object_new_string(dir));
+	json_object_object_add(out, "fs", json_object_new_string("(mounted)"));
+	json_object_object_add(out, "mkfs", json_object_new_array());
+	json_object_object_add(out, "mount_options", json_object_new_string(""));
+	if (fsp_fmt(work, sizeof(work), "%s/.fsprobe-%d", dir, (int)getpid())) {
+		set_verdict(out, "error", "directory path too long");
+		return out;
+	}
+	if (mkdir(work, 0700)) {
+		snprintf(why, sizeof(why), "creating %s: %s", work,
+			 strerror(errno));
+		set_verdict(out, "error", why);
+		return out;
+	}
+	memset(&t, 0, sizeof(t));
+	t.dir = t.prep_dir = work;
+	t.fs = "";
+	t.shmem = !statfs(dir, &sfs) && sfs.f_type == TMPFS_MAGIC;
+	t.si = si;
+	t.payload_dir = o->payload_dir;
+	t.cold_method = t.shmem ? "none (tmpfs: data lives in the cache)" :
+				  "fadvise";
+	t.recycle = evict_dir;
+	ret = prepare_cases(o, &t, why, sizeof(why));
+	if (!ret && !t.shmem) {
+		left = evict_all(work);
+		if (left) {
+			snprintf(cold, sizeof(cold), "fadvise (incomplete: "
+				 "%lu pages stayed cached)", left);
+			t.cold_method = cold;
+		}
+	}
+	if (ret)
+		set_verdict(out, "error", why);
+	else
+		run_cases(o, &t, out);
+	fsp_rmtree(work);
+	return out;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * runner.h - one profile's whole life: requirements, image, loop device,
+ * mkfs, mount, the cases, the verdict, teardown. It runs in a child in a
+ * private mount namespace and writes its result as JSON into the run
+ * directory; the parent only collects.
+ */
+#ifndef FSP_RUNNER_H
+#define FSP_RUNNER_H
+
+#include <json-c/json.h>
+
+#include "case.h"
+#include "journal.h"
+#include "profile.h"
+#include "sysinfo.h"
+
+struct fsp_run_opts {
+	const struct fsp_case *cases[64];	/* selected, in table order */
+	int nr_cases;
+	unsigned long size_mb;	/* --size: 0 means the profile's/default */
+	int keep;
+	int verbose;
+	const char *payload_dir;
+};
+
+#define FSP_DEFAULT_SIZE_MB 512
+
+/* Run one profile; returns the profile's JSON object (never NULL). */
+struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
+				    const struct fsp_run_opts *o,
+				    const struct fsp_sysinfo *si,
+				    struct fsp_journal *j);
+/* Why a profile cannot run here, or NULL if it can (list, run). */
+const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
+				   char *buf, size_t len);
+/* Skeleton JSON of a profile (name, fs, mkfs, mount_options). */
+struct json_object *fsp_profile_json(const struct fsp_profile *prof);
+/* Run the cases on an existing directory (`fsprobe check DIR`). */
+struct json_object *fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
+				const struct fsp_sysinfo *si);
+
+#endif

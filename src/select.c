@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * select.c - where profiles and payloads live, and turning -p / -P
+ * arguments into profiles and cases. A binary run from its build tree
+ * uses the source tree's profiles and the built payloads; an installed
+ * one uses pkgdatadir and pkglibexecdir; FSPROBE_PROFILE_DIR overrides.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "util.h"
+
+static int in_build_tree(void)
+{
+	static int cached = -1;
+	char exe[PATH_MAX], want[PATH_MAX];
+	ssize_t n;
+
+	if (cached >= 0)
+		return cached;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	cached = 0;
+	if (n > 0) {
+		exe[n] = '\0';
+		snprintf(want, sizeof(want), "%s/src/fsprobe", FSP_BUILDDIR);
+		cached = !strcmp(exe, want);
+	}
+	return cached;
+}
+
+const char *fsp_profile_dir(void)
+{
+	const char *env = getenv("FSPROBE_PROFILE_DIR");
+
+	if (env && *env)
+		return env;
+	return in_build_tree() ? FSP_SRCDIR "/mkfs-profiles" :
+				 FSP_PKGDATADIR;
+}
+
+const char *fsp_payload_dir(void)
+{
+	const char *env = getenv("FSPROBE_PAYLOAD_DIR");
+
+	if (env && *env)
+		return env;
+	return in_build_tree() ? FSP_BUILDDIR "/conformance/payload" :
+				 FSP_PKGLIBEXECDIR;
+}
+
+static int is_path(const char *s)
+{
+	size_t l = strlen(s);
+
+	return strchr(s, '/') || (l > 5 && !strcmp(s + l - 5, ".conf"));
+}
+
+static int report_profile_error(const char *path,
+				const struct fsp_profile_error *err, int ret)
+{
+	if (err->msg[0] && err->line)
+		fsp_warn("%s:%d: %s", path, err->line, err->msg);
+	else if (err->msg[0])
+		fsp_warn("%s: %s", path, err->msg);
+	else
+		fsp_warn("%s: %s", path, strerror(-ret));
+	fprintf(stderr, "Fix the profile (see fsprobe(8), PROFILES) or "
+		"leave it out with -p.\n");
+	return FSP_EXIT_USAGE;
+}
+
+static void suggest(const char *name, const struct fsp_profile *all, int nr)
+{
+	int i, shown = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (fsp_edit_distance(name, all[i].name) <= 3 ||
+		    strstr(all[i].name, name)) {
+			fprintf(stderr, "%s%s", shown ? ", " : "  did you mean: ",
+				all[i].name);
+			shown++;
+		}
+	}
+	if (shown)
+		fputc('\n', stderr);
+	fprintf(stderr, "  'fsprobe list' shows every profile.\n");
+}
+
+int fsp_select_profiles(struct fsp_cli *cli, struct fsp_profile **out,
+			int *nr)
+{
+	struct fsp_profile *all = NULL, *sel;
+	struct fsp_profile_error err;
+	const char *dir = fsp_profile_dir();
+	char errpath[PATH_MAX] = "";
+	int nall = 0, i, j, ret;
+
+	ret = fsp_profile_load_dir(dir, &all, &nall, errpath, sizeof(errpath),
+				   &err);
+	if (ret && errpath[0])
+		return report_profile_error(errpath, &err, ret);
+	if (ret) {
+		fsp_warn("profile directory %s: %s (set FSPROBE_PROFILE_DIR)",
+			 dir, strerror(-ret));
+		return FSP_EXIT_USAGE;
+	}
+	if (!cli->nr_profiles) {
+		*out = all;
+		*nr = nall;
+		return 0;
+	}
+	sel = calloc(cli->nr_profiles, sizeof(*sel));
+	if (!sel) {
+		fsp_profile_free_all(all, nall);
+		return FSP_EXIT_USAGE;
+	}
+	for (i = 0; i < cli->nr_profiles; i++) {
+		const char *name = cli->profiles[i];
+
+		if (is_path(name)) {
+			ret = fsp_profile_load(name, &sel[i], &err);
+			if (ret) {
+				fsp_profile_free_all(sel, i);
+				fsp_profile_free_all(all, nall);
+				return report_profile_error(name, &err, ret);
+			}
+			continue;
+		}
+		for (j = 0; j < nall; j++)
+			if (!strcmp(all[j].name, name))
+				break;
+		if (j == nall) {
+			fsp_warn("unknown profile '%s' (in %s)", name, dir);
+			suggest(name, all, nall);
+			fprintf(stderr, "Try 'fsprobe --help' for more "
+				"information.\n");
+			fsp_profile_free_all(sel, i);
+			fsp_profile_free_all(all, nall);
+			return FSP_EXIT_USAGE;
+		}
+		/* Move it: the selection owns the words now. */
+		sel[i] = all[j];
+		memset(&all[j], 0, sizeof(all[j]));
+		snprintf(all[j].name, sizeof(all[j].name), "%s", name);
+	}
+	fsp_profile_free_all(all, nall);
+	*out = sel;
+	*nr = cli->nr_profiles;
+	return 0;
+}
+
+int fsp_select_cases(struct fsp_cli *cli, struct fsp_run_opts *o)
+{
+	int i, j;
+
+	o->nr_cases = 0;
+	if (!cli->nr_probes) {
+		for (i = 0; i < fsp_nr_cases; i++)
+			o->cases[o->nr_cases++] = fsp_cases[i];
+		return 0;
+	}
+	for (i = 0; i < cli->nr_probes; i++)
+		if (!fsp_case_find(cli->probes[i])) {
+			fsp_warn("unknown probe '%s'", cli->probes[i]);
+			fprintf(stderr, "  probes:");
+			for (j = 0; j < fsp_nr_cases; j++)
+				fprintf(stderr, " %s", fsp_cases[j]->name);
+			fprintf(stderr, "\nTry 'fsprobe --help' for more "
+				"information.\n");
+			return FSP_EXIT_USAGE;
+		}
+	/* Table order, each once, whatever order -P came in. */
+	for (i = 0; i < fsp_nr_cases; i++)
+		for (j = 0; j < cli->nr_probes; j++)
+			if (!strcmp(fsp_cases[i]->name, cli->probes[j])) {
+				o->cases[o->nr_cases++] = fsp_cases[i];
+				break;
+			}
+	return 0;
+}

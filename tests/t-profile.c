@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * t-profile.c - the profile parser: good files parse into the right
+ * fields; every kind of bad file is rejected with the right line number
+ * and a message that names the problem. Also loads every shipped profile.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "tap.h"
+
+struct bad {
+	const char *text;
+	int line;
+	const char *msg;	/* substring of the message */
+};
+
+static const struct bad bad[] = {
+	{ "fs = ext4\nfoo = bar\n", 2, "unknown key 'foo'" },
+	{ "fs = ext4\nfs = xfs\n", 2, "duplicate key 'fs'" },
+	{ "mkfs = mkfs.ext4\n", 0, "missing required key 'fs'" },
+	{ "fs = ext4\nsize = 12x\n", 2, "not a number" },
+	{ "fs = ext4\nsize = 4\n", 2, "out of range" },
+	{ "fs = ext4\nsize = 99999999999999999999\n", 2, "not a number" },
+	{ "fs = ext4\n\n# c\njust words\n", 4, "expected 'key = value'" },
+	{ "fs = ext4\nmkfs = mkfs.ext4 \"-F\n", 2, "unterminated quote" },
+	{ "fs = ext4\nmkfs = mkfs.ext4 /dev/sda\n", 2, "names a device" },
+	{ "fs = ext4\nmount_options = loop\n", 2, "'loop' is not allowed" },
+	{ "fs = ext4\nmount_options = a b\n", 2, "must not contain blanks" },
+	{ "fs = ext 4\n", 1, "bad filesystem type" },
+	{ "fs = overlay\n", 0, "needs a 'lower'" },
+	{ "fs = ext4\nlower = xfs\n", 0, "only for fs = overlay" },
+	{ "fs = ext4\nmount_options = journal_path=/dev/sdb\n", 2,
+	  "names a device" },
+};
+
+static void test_good(void)
+{
+	const char *text = "# comment\n"
+		"description = A test profile\n"
+		"fs = ext4\n"
+		"  mkfs = mkfs.ext4 -F  -q \"-E lazy_itable_init=1\"\n"
+		"mount_options = data=ordered,noatime\n"
+		"size = 300\n"
+		"requires = mkfs.ext4 CONFIG_EXT4_FS\n";
+	struct fsp_profile_error err;
+	struct fsp_profile p;
+	int ret;
+
+	ret = fsp_profile_parse_text("t", text, strlen(text), &p, &err);
+	TAP_EQ_LONG(ret, 0, "good profile parses");
+	TAP_EQ_STR(p.fs, "ext4", "fs");
+	TAP_EQ_LONG(p.nr_mkfs, 4, "mkfs word count");
+	TAP_EQ_STR(p.mkfs[3], "-E lazy_itable_init=1", "quoted word kept whole");
+	TAP_EQ_STR(p.mount_options, "data=ordered,noatime", "mount_options");
+	TAP_EQ_LONG(p.size_mb, 300, "size");
+	TAP_EQ_LONG(p.nr_requires, 2, "requires count");
+	TAP_EQ_STR(p.description, "A test profile", "description");
+	fsp_profile_free(&p);
+}
+
+static void test_bad(void)
+{
+	struct fsp_profile_error err;
+	struct fsp_profile p;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int ret = fsp_profile_parse_text("t", bad[i].text,
+						 strlen(bad[i].text), &p, &err);
+
+		tap_ok(ret == -EINVAL && err.line == bad[i].line &&
+		       strstr(err.msg, bad[i].msg),
+		       "bad profile %zu rejected at line %d with '%s' "
+		       "(got %d, line %d, '%s')", i, bad[i].line, bad[i].msg,
+		       ret, err.line, err.msg);
+	}
+}
+
+static void test_binary_and_long(void)
+{
+	struct fsp_profile_error err;
+	struct fsp_profile p;
+	static char big[4096];
+	const char bin[] = "fs = ext4\n\0\x01\x02";
+	int ret;
+
+	ret = fsp_profile_parse_text("t", bin, sizeof(bin), &p, &err);
+	tap_ok(ret == -EINVAL && strstr(err.msg, "NUL"),
+	       "binary garbage rejected (%s)", err.msg);
+	memset(big, 'a', sizeof(big) - 1);
+	memcpy(big, "fs = ", 5);
+	ret = fsp_profile_parse_text("t", big, strlen(big), &p, &err);
+	tap_ok(ret == -EINVAL && err.line == 1 && strstr(err.msg, "longer"),
+	       "huge line rejected at line 1 (%s)", err.msg);
+}
+
+static void test_shipped(const char *dir)
+{
+	struct fsp_profile_error err;
+	struct fsp_profile *all;
+	char errpath[4096] = "";
+	int nr = 0, ret, i, found = 0;
+
+	ret = fsp_profile_load_dir(dir, &all, &nr, errpath, sizeof(errpath),
+				   &err);
+	tap_ok(ret == 0, "every shipped profile in %s parses (%s:%d %s)", dir,
+	       errpath, err.line, err.msg);
+	if (ret)
+		return;
+	tap_ok(nr >= 17, "at least 17 shipped profiles (%d)", nr);
+	for (i = 0; i < nr; i++)
+		found += !strcmp(all[i].name, "xfs-default") &&
+			 !strcmp(all[i].fs, "xfs");
+	tap_ok(found == 1, "xfs-default is there with fs = xfs");
+	for (i = 1; i < nr; i++)
+		if (strcmp(all[i - 1].name, all[i].name) >= 0)
+			break;
+	tap_ok(i == nr, "profiles sorted by name");
+	fsp_profile_free_all(all, nr);
+}
+
+static void test_file_errors(const char *datadir)
+{
+	struct fsp_profile_error err;
+	struct fsp_profile p;
+	char path[4096];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/profiles/bad-line3.conf", datadir);
+	ret = fsp_profile_load(path, &p, &err);
+	tap_ok(ret == -EINVAL && err.line == 3, "file error carries line 3 "
+	       "(%d, %s)", err.line, err.msg);
+	ret = fsp_profile_load("/nonexistent/x.conf", &p, &err);
+	TAP_EQ_LONG(ret, -ENOENT, "missing file is -ENOENT");
+}
+
+int main(void)
+{
+	const char *src = getenv("srcdir") ? getenv("srcdir") : ".";
+	char dir[4096], data[4096];
+
+	snprintf(dir, sizeof(dir), "%s/mkfs-profiles", src);
+	snprintf(data, sizeof(data), "%s/tests/data", src);
+	test_good();
+	test_bad();
+	test_binary_and_long();
+	test_shipped(dir);
+	test_file_errors(data);
+	return tap_done();
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * t-smaps.c - the smaps parser and the sysfs/config readers on recorded
+ * kernel text: the VMA is found by address, its FilePmdMapped and Rss are
+ * read, a missing field stays -1, and garbage never matches.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "smaps.h"
+#include "sysinfo.h"
+#include "tap.h"
+#include "util.h"
+
+static char *load(const char *name, size_t *len)
+{
+	const char *src = getenv("srcdir") ? getenv("srcdir") : ".";
+	char path[4096], *text = NULL;
+
+	snprintf(path, sizeof(path), "%s/tests/data/%s", src, name);
+	if (fsp_slurp(path, &text, len))
+		tap_skip_all("recorded data missing");
+	return text;
+}
+
+int main(void)
+{
+	struct fsp_smaps_vma v;
+	size_t len;
+	char *text = load("smaps-xfs-pmd.txt", &len);
+	char word[32], val;
+	int ret;
+
+	ret = fsp_smaps_parse(text, len, 0x7f0000400000UL, &v);
+	TAP_EQ_LONG(ret, 0, "PMD-mapped VMA found by its start");
+	TAP_EQ_LONG(v.file_pmd_kb, 8192, "FilePmdMapped of the hinted VMA");
+	TAP_EQ_LONG(v.rss_kb, 8192, "Rss of the hinted VMA");
+	tap_ok(strstr(v.vmflags, "hg") != NULL, "VmFlags has hg (%s)",
+	       v.vmflags);
+	TAP_EQ_STR(v.perms, "r-xp", "perms");
+	ret = fsp_smaps_parse(text, len, 0x7f0000c00000UL + 4096, &v);
+	TAP_EQ_LONG(ret, 0, "unhinted VMA found by an inner address");
+	TAP_EQ_LONG(v.file_pmd_kb, 0, "FilePmdMapped of the unhinted VMA");
+	ret = fsp_smaps_parse(text, len, 0x10, &v);
+	TAP_EQ_LONG(ret, -ENOENT, "address in no VMA");
+	free(text);
+
+	text = load("smaps-truncated.txt", &len);
+	ret = fsp_smaps_parse(text, len, 0x7f0000400000UL, &v);
+	TAP_EQ_LONG(ret, 0, "truncated smaps: VMA still found");
+	TAP_EQ_LONG(v.file_pmd_kb, -1, "missing FilePmdMapped stays -1");
+	free(text);
+
+	ret = fsp_smaps_parse("garbage\n\x01\x02-\n", 12, 0, &v);
+	TAP_EQ_LONG(ret, -ENOENT, "garbage matches nothing");
+
+	ret = fsp_sysfs_selected("always [madvise] never\n", word,
+				 sizeof(word));
+	tap_ok(!ret && !strcmp(word, "madvise"), "sysfs selected word (%s)",
+	       word);
+	ret = fsp_sysfs_selected("always within_size advise [never] deny "
+				 "force", word, sizeof(word));
+	tap_ok(!ret && !strcmp(word, "never"), "shmem_enabled word (%s)",
+	       word);
+	fsp_kconfig_parse("CONFIG_A=y\n# CONFIG_READ_ONLY_THP_FOR_FS is not "
+			  "set\nCONFIG_B=m\n", "CONFIG_READ_ONLY_THP_FOR_FS",
+			  &val);
+	tap_ok(val == 'n', "'is not set' reads as n");
+	fsp_kconfig_parse("CONFIG_A=y\nCONFIG_B=m\n", "CONFIG_B", &val);
+	tap_ok(val == 'm', "module reads as m");
+	fsp_kconfig_parse("CONFIG_AB=y\n", "CONFIG_A", &val);
+	tap_ok(val == 'n', "prefix of another symbol does not match");
+	return tap_done();
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tap.h - a tiny TAP producer for the C unit tests run by automake's
+ * tap-driver: plan, ok, skip, and a whole-file skip ("1..0 # SKIP why",
+ * exit 0: under tap-driver exit 77 would count as an ERROR).
+ */
+#ifndef FSP_TAP_H
+#define FSP_TAP_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int tap_n, tap_failed;
+
+static inline void tap_plan(int n)
+{
+	printf("1..%d\n", n);
+	fflush(stdout);
+}
+
+static inline void tap_skip_all(const char *why)
+{
+	printf("1..0 # SKIP %s\n", why);
+	exit(0);
+}
+
+__attribute__((format(printf, 2, 3)))
+static inline int tap_ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", cond ? "" : "not ", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (!cond)
+		tap_failed++;
+	return cond;
+}
+
+__attribute__((format(printf, 1, 2)))
+static inline void tap_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("ok %d # SKIP ", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+__attribute__((format(printf, 1, 2)))
+static inline void tap_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+/* Plan at the end ("done testing"), exit status 0: failures are in the TAP. */
+static inline int tap_done(void)
+{
+	printf("1..%d\n", tap_n);
+	return 0;
+}
+
+#define TAP_EQ_LONG(a, b, name) \
+	tap_ok((long)(a) == (long)(b), "%s (got %ld, want %ld)", name, \
+	       (long)(a), (long)(b))
+#define TAP_EQ_STR(a, b, name) \
+	tap_ok((a) && (b) && !strcmp((a), (b)), "%s (got '%s', want '%s')", \
+	       name, (a) ? (a) : "(null)", (b) ? (b) : "(null)")
+
+#endif
