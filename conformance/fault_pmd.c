@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "case.h"
@@ -25,13 +26,32 @@
 #define HINT_SEED 0x11
 #define PLAIN_SEED 0x12
 
+/* The directory part of path (static buffer: cases run one at a time). */
+static const char *path_dir(const char *path)
+{
+	static char dir[4096];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir)
+		*slash = '\0';
+	return dir;
+}
+
 /* tmpfs: allocate the file's folios by faulting a hinted mapping. */
 static int shmem_fill_hinted(const char *path, size_t size, uint32_t seed,
 			     size_t pmd)
 {
+	struct statvfs sv;
 	void *p;
 	int fd, ret;
 
+	/* A store through the mapping past the size limit is a SIGBUS. */
+	if (statvfs(path_dir(path), &sv))
+		return -errno;
+	if ((unsigned long long)sv.f_bavail * sv.f_frsize < size)
+		return -ENOSPC;
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;

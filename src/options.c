@@ -25,7 +25,7 @@ struct fsp_option {
 };
 
 static const struct fsp_option options[] = {
-	{ "profile", 'p', "PROFILE", CMD_RUN,
+	{ "profile", 'p', "PROFILE", CMD_RUN | CMD_LIST,
 	  "profile name or path to a .conf file (repeatable; default: all)" },
 	{ "probe", 'P', "PROBE", CMD_RUN | CMD_CHECK,
 	  "run only this probe (repeatable; default: all)" },

@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# r-lifecycle.sh - real loop devices, mkfs and mounts: profiles go through
+# the whole lifecycle, the measured numbers are the kernel's (8 MiB
+# hinted mappings PMD-mapped on ext4 and xfs on this 6.18 kernel), the
+# verdict agrees with its evidence, and nothing is left behind.
+. "$srcdir/tests/root-lib.sh"
+J="$TMPD/run.json"
+
+"$FSPROBE" run -p ext4-default -p xfs-default -p btrfs-default \
+	-p tmpfs-huge-always -p tmpfs-huge-never -f json -o "$J" \
+	2> "$TMPD/err"
+rc=$?; [ $rc -eq 0 ]; ok $? "run exits 0 (got $rc: $(head -c 300 "$TMPD/err"))"
+python3 -m json.tool "$J" > /dev/null; ok $? "output is valid JSON"
+json_assert "$J" 'd["pmd_order"] == 9 and d["page_size"] == 4096' \
+	"pmd_order 9, page_size 4096 from the kernel"
+json_assert "$J" 'd["thp"]["read_only_thp_for_fs"] is False' \
+	"read_only_thp_for_fs false, as /proc/config.gz says"
+for fs in ext4-default xfs-default; do
+	json_assert "$J" "ev('$fs', 'fault-pmd')['file_pmd_mapped_kb'] == 8192" \
+		"$fs: hinted 8 MiB mapping has FilePmdMapped 8192 kB"
+	json_assert "$J" "p['$fs']['verdict'] == 'pmd' and p['$fs']['route'] == ['fault']" \
+		"$fs: verdict pmd by route fault"
+	json_assert "$J" "ev('$fs', 'fault-pmd')['cached_pages_before'] == 0" \
+		"$fs: the file was cold before the fault (remount)"
+	json_assert "$J" "ev('$fs', 'fault-pmd')['file_pmd_mapped_kb_nohint'] == 0" \
+		"$fs: unhinted mapping is not PMD-mapped"
+done
+json_assert "$J" "ev('btrfs-default', 'fault-pmd')['file_pmd_mapped_kb'] == 0 and p['btrfs-default']['verdict'] != 'pmd'" \
+	"btrfs-default: 0 kB PMD-mapped, verdict not pmd"
+json_assert "$J" "ev('tmpfs-huge-always', 'fault-pmd')['shmem_pmd_mapped_kb'] == 8192 and p['tmpfs-huge-always']['verdict'] == 'shmem-pmd'" \
+	"tmpfs huge=always: ShmemPmdMapped 8192 kB, shmem-pmd"
+json_assert "$J" "ev('tmpfs-huge-never', 'fault-pmd')['shmem_pmd_mapped_kb'] == 0 and p['tmpfs-huge-never']['verdict'] == 'shmem-base'" \
+	"tmpfs huge=never: 0 kB, shmem-base"
+json_assert "$J" "all((x['verdict'] in ('pmd', 'shmem-pmd')) == any(v > 0 for pr in x['probes'] if pr['name'] == 'fault-pmd' for k, v in pr['evidence'].items() if k.endswith('pmd_mapped_kb') or k.endswith('pmd_mapped_kb_nohint')) for x in d['profiles'])" \
+	"every verdict agrees with its fault-pmd evidence"
+json_assert "$J" "all(set(['name','fs','mkfs','mount_options','verdict','route','max_order','reason','probes','timing_ms']) <= set(x) for x in d['profiles'])" \
+	"every profile has the DESIGN.md keys"
+check_no_leaks
+
+"$FSPROBE" run -p xfs-default > "$TMPD/table" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^xfs-default  *xfs  *pmd  *fault' "$TMPD/table"
+ok $? "table output has the xfs-default row with verdict and route (rc $rc)"
+grep -q 'file_pmd_mapped_kb=8192' "$TMPD/table"
+ok $? "table prints the evidence beside the verdict"
+check_no_leaks
+done_testing

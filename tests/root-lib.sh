@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# root-lib.sh - sourced by the r-* tests: TAP helpers, a private state
+# directory per test, and the leak check every root test ends with.
+. "$srcdir/tests/tap.sh"
+FSPROBE="$builddir/src/fsprobe"
+[ "$(id -u)" -eq 0 ] || plan_skip_all "needs root (loop devices, mounts)"
+[ -x "$FSPROBE" ] || plan_skip_all "src/fsprobe not built"
+TEST_NAME=$(basename "$0" .sh)
+FSPROBE_STATE_DIR=/run/fsprobe-test/$TEST_NAME.$$
+export FSPROBE_STATE_DIR
+mkdir -p -m 700 /run/fsprobe-test
+TMPD=$(mktemp -d "/tmp/fsprobe-$TEST_NAME.XXXXXX")
+trap 'rm -rf "$TMPD"; rmdir "$FSPROBE_STATE_DIR" /run/fsprobe-test 2>/dev/null || true' EXIT
+
+# ok if nothing of this test's state survives: loop devices backed by a
+# file in its state dir, mounts from it, or run directories.
+check_no_leaks() {
+	loops=$(losetup -a 2>/dev/null | grep -F "$FSPROBE_STATE_DIR" || true)
+	[ -z "$loops" ]; ok $? "no loop device backed by our state dir${loops:+: $loops}"
+	mnts=$(grep -F "$FSPROBE_STATE_DIR" /proc/self/mountinfo || true)
+	[ -z "$mnts" ]; ok $? "no mount of ours${mnts:+: $mnts}"
+	left=$(ls -A "$FSPROBE_STATE_DIR" 2>/dev/null || true)
+	[ -z "$left" ]; ok $? "no run directory left${left:+: $left}"
+}
+
+# json_assert FILE PYTHON-EXPR DESCRIPTION: evaluates EXPR with d = doc,
+# p = {profile name: profile}, ev(name, probe) = that probe's evidence.
+json_assert() {
+	python3 - "$1" "$2" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = {x["name"]: x for x in d["profiles"]}
+def probe(name, pr):
+    return next(x for x in p[name]["probes"] if x["name"] == pr)
+def ev(name, pr):
+    return probe(name, pr).get("evidence", {})
+r = eval(sys.argv[2])
+sys.exit(0 if r else 1)
+PYEOF
+	ok $? "$3"
+}

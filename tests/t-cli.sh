@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t-cli.sh - the command line without root: --help comes from the option
+# table (every option and command listed), usage errors exit 2 with the
+# "Try" line, bad profiles are named with file and line.
+. "$srcdir/tests/tap.sh"
+F="$builddir/src/fsprobe"
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+
+"$F" --help > "$T/help"; ok $? "--help exits 0"
+for w in env list run check compare cleanup --profile --probe --jobs \
+	 --format --output --size --keep --verbose --version; do
+	grep -q -- "$w" "$T/help"; ok $? "--help mentions $w"
+done
+v=$("$F" --version); [ "$v" = "fsprobe $(sed -n 's/^AC_INIT(\[fsprobe\], \[\([^]]*\)\].*/\1/p' "$srcdir/configure.ac")" ]
+ok $? "--version prints the configure.ac version ($v)"
+
+expect2() { # expect2 DESC PATTERN ARGS...
+	desc=$1; pat=$2; shift 2
+	"$F" "$@" > "$T/out" 2> "$T/err"; rc=$?
+	[ $rc -eq 2 ] && grep -q -- "$pat" "$T/err"
+	ok $? "$desc: exit 2 (got $rc), stderr has '$pat'"
+}
+expect2 "no command" "no command given"
+expect2 "unknown command" "unknown command 'frob'" frob
+expect2 "unknown option" "Try 'fsprobe --help'" run --frob
+expect2 "bad -j" "-j takes a number" run -j 0
+expect2 "bad --size" "size takes MiB" run --size 3
+expect2 "bad format" "unknown format 'xml'" run -f xml
+expect2 "option of another command" "does not apply to 'list'" list --keep
+expect2 "check needs DIR" "'check' takes" check
+expect2 "unknown probe" "unknown probe 'nope'" run -P nope
+expect2 "unknown profile" "did you mean: xfs-default" list -p xfs-defualt
+
+printf 'fs = xfs\nmkfs = mkfs.xfs\nsize = lots\n' > "$T/bad.conf"
+expect2 "malformed profile" "bad.conf:3: size 'lots'" list -p "$T/bad.conf"
+mkdir "$T/dir"; printf 'fs = xfs\nbogus = 1\n' > "$T/dir/x.conf"
+FSPROBE_PROFILE_DIR="$T/dir" "$F" list > /dev/null 2> "$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "x.conf:2: unknown key 'bogus'" "$T/err"
+ok $? "malformed profile in FSPROBE_PROFILE_DIR named (rc $rc)"
+
+"$F" list > "$T/list"; ok $? "list exits 0"
+grep -q '^  xfs-default ' "$T/list"; ok $? "list shows xfs-default"
+grep -q '^  fault-pmd ' "$T/list"; ok $? "list shows the fault-pmd probe"
+done_testing
