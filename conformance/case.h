@@ -14,6 +14,8 @@
 
 #include "sysinfo.h"
 
+struct fsp_journal;
+
 #define FSP_FILE_SIZE (8UL << 20)
 
 enum fsp_outcome { FSP_PASS, FSP_FAIL, FSP_SKIP, FSP_ERROR };
@@ -28,6 +30,8 @@ struct fsp_target {
 	const struct fsp_sysinfo *si;
 	const char *payload_dir;
 	const char *run_id;	/* names private tracefs instances */
+	struct fsp_journal *journal;	/* NULL for `check DIR` */
+	const char *read_ahead_path;	/* queue/read_ahead_kb, or NULL */
 	/* Make our files cold again mid-probe (may be NULL). */
 	int (*recycle)(const struct fsp_target *t);
 	void *priv;
@@ -91,6 +95,17 @@ int fsp_map_file(const struct fsp_target *t, const char *name, int prot,
 /* Re-read the smaps counters of the mapping. */
 int fsp_mapping_measure(const struct fsp_target *t, struct fsp_mapping *m);
 void fsp_unmap_file(struct fsp_mapping *m);
+/*
+ * A private tracefs instance for this case, journalled before it is
+ * created (so `fsprobe cleanup` removes it after a crash). -ENODEV: no
+ * tracefs or tracepoint here; the caller falls back and says so.
+ */
+struct fsp_trace;
+int fsp_case_trace_open(const struct fsp_target *t, struct fsp_trace *tr,
+			const char *tag);
+/* The device's read_ahead_kb (-1 if unknown): it bounds read orders. */
+long fsp_case_read_ahead_kb(const struct fsp_target *t);
+
 /* Check the whole mapping against the file pattern written with seed. */
 int fsp_mapping_verify(const struct fsp_mapping *m, unsigned int seed,
 		       unsigned long long *bad);

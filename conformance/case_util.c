@@ -14,6 +14,8 @@
 
 #include "case.h"
 #include "filedata.h"
+#include "journal.h"
+#include "trace.h"
 #include "smaps.h"
 #include "util.h"
 
@@ -151,4 +153,31 @@ int fsp_mapping_verify(const struct fsp_mapping *m, unsigned int seed,
 
 	*bad = b;
 	return ret;
+}
+
+int fsp_case_trace_open(const struct fsp_target *t, struct fsp_trace *tr,
+			const char *tag)
+{
+	char name[64], root[128];
+	int mounted, ret;
+
+	snprintf(name, sizeof(name), "fsprobe-%d-%s", (int)getpid(), tag);
+	ret = fsp_trace_find_root(root, sizeof(root), &mounted);
+	if (ret)
+		return ret;
+	if (t->journal) {
+		ret = fsp_journal_add(t->journal, "tracefs", name, NULL);
+		if (ret)
+			return ret;
+	}
+	return fsp_trace_open(tr, name, 0);
+}
+
+long fsp_case_read_ahead_kb(const struct fsp_target *t)
+{
+	unsigned long kb;
+
+	if (!t->read_ahead_path || fsp_read_ulong(t->read_ahead_path, &kb))
+		return -1;
+	return (long)kb;
 }

@@ -6,7 +6,8 @@
  * whether the fault/readahead path built PMD folios. A second cold file
  * without the hint shows what an unhinted mapping gets. The first mapping
  * that faults a cold file decides its folio sizes, so each mode has its
- * own file. On tmpfs the writer decides instead: the hinted file is
+ * own file. The folio orders of each mapping come from pagemap +
+ * kpageflags. On tmpfs the writer decides instead: the hinted file is
  * filled through a hinted shared mapping, the plain one with write(2).
  */
 #include <errno.h>
@@ -19,6 +20,7 @@
 
 #include "case.h"
 #include "filedata.h"
+#include "pagemap.h"
 #include "util.h"
 
 #define HINT_FILE "fault-pmd.hint"
@@ -99,9 +101,10 @@ static int measure(const struct fsp_target *t, struct fsp_probe *p,
 	const char *key = t->shmem ? "shmem_pmd_mapped_kb" :
 				     "file_pmd_mapped_kb";
 	const char *sfx = hint ? "" : "_nohint";
+	struct fsp_order_hist h;
 	struct fsp_mapping m;
 	unsigned long long bad;
-	char name[64];
+	char name[64], orders[128];
 	int ret;
 
 	ret = fsp_map_file(t, file, PROT_READ | PROT_EXEC, hint, &m);
@@ -125,6 +128,13 @@ static int measure(const struct fsp_target *t, struct fsp_probe *p,
 			      file, fsp_errno_name(m.populate_rc));
 		fsp_unmap_file(&m);
 		return m.populate_rc;
+	}
+	if (!fsp_pagemap_range(m.addr, m.len, &h)) {
+		fsp_order_hist_fmt(&h, orders, sizeof(orders));
+		snprintf(name, sizeof(name), "folio_orders%s", sfx);
+		fsp_ev_str(p, name, orders);
+		if (h.max_order > p->order_fault)
+			p->order_fault = h.max_order;
 	}
 	if (fsp_mapping_verify(&m, seed, &bad)) {
 		fsp_probe_set(p, FSP_FAIL,

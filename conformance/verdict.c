@@ -29,19 +29,24 @@ void fsp_verdict_derive(const struct fsp_probe *probes, int nr, int shmem,
 			v->max_order_read = p->order_read;
 		if (p->order_fault > v->max_order_fault)
 			v->max_order_fault = p->order_fault;
-		if (!strcmp(p->c->name, "fault-pmd") &&
-		    (p->result == FSP_PASS || p->result == FSP_SKIP))
+		if (p->order_read >= 0 || p->order_fault >= 0 || p->routes ||
+		    (!strcmp(p->c->name, "fault-pmd") &&
+		     (p->result == FSP_PASS || p->result == FSP_SKIP)))
 			measured = 1;
 	}
 	if (v->routes & (FSP_ROUTE_FAULT | FSP_ROUTE_SHMEM) &&
 	    v->max_order_fault < pmd_order)
 		v->max_order_fault = pmd_order;
+	/* PMD-order folios built on the fault path are the fault route. */
+	if (pmd_order > 0 && v->max_order_fault >= pmd_order)
+		v->routes |= shmem ? FSP_ROUTE_SHMEM : FSP_ROUTE_FAULT;
 	largest = v->max_order_read > v->max_order_fault ?
 		  v->max_order_read : v->max_order_fault;
 	if (shmem) {
-		v->verdict = v->routes & FSP_ROUTE_SHMEM ? "shmem-pmd" :
-			     "shmem-base";
-		if (!measured && !(v->routes & FSP_ROUTE_SHMEM)) {
+		v->verdict = v->routes & FSP_ROUTE_SHMEM ||
+			     (pmd_order > 0 && largest >= pmd_order) ?
+			     "shmem-pmd" : "shmem-base";
+		if (!measured) {
 			v->verdict = "skip";
 			snprintf(v->reason, sizeof(v->reason),
 				 "no reach probe ran");

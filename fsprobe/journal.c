@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -22,6 +23,7 @@
 #include "journal.h"
 #include "knob.h"
 #include "loop.h"
+#include "trace.h"
 #include "util.h"
 
 #define JOURNAL_NAME "journal"
@@ -144,16 +146,34 @@ static int mounted_from(const char *target, const char *src)
 	return found;
 }
 
-static void unwind_entry(char *kind, char *a, char *b,
+/* Is p strictly inside dir (no "..", no escaping through prefixes)? */
+static int inside(const char *dir, const char *p)
+{
+	size_t l = strlen(dir);
+
+	return !strncmp(p, dir, l) && p[l] == '/' && p[l + 1] &&
+	       !strstr(p, "/../") && !strstr(p, "/./");
+}
+
+/*
+ * Undo one entry. Journals are re-read after a crash, so they are input
+ * like any other: a path outside the run's own directory, a loop device
+ * whose image is not in it, or a tracefs instance not named by us is
+ * refused, whatever the journal says.
+ */
+static void unwind_entry(const char *rundir, char *kind, char *a, char *b,
 			 struct fsp_unwind_stats *st)
 {
 	if (!strcmp(kind, "mount")) {
-		if (mounted_from(a, *b ? b : NULL)) {
+		if (!inside(rundir, a) || (*b && strncmp(b, "/dev/loop", 9))) {
+			st->refused++;
+		} else if (mounted_from(a, *b ? b : NULL)) {
 			if (!umount2(a, MNT_DETACH))
 				st->mounts++;
 		}
 	} else if (!strcmp(kind, "loop")) {
-		int r = fsp_loop_detach_if_backed_by(a, b);
+		int r = inside(rundir, b) ?
+			fsp_loop_detach_if_backed_by(a, b) : -EPERM;
 
 		if (r == 1)
 			st->loops++;
@@ -162,20 +182,30 @@ static void unwind_entry(char *kind, char *a, char *b,
 	} else if (!strcmp(kind, "knob")) {
 		if (!fsp_knob_restore_saved(a, b))
 			st->knobs++;
+		else
+			st->refused++;
 	} else if (!strcmp(kind, "tracefs")) {
-		if (!rmdir(a))
+		char root[128];
+		int mounted;
+
+		/* Instances are global: find tracefs (privately mounted). */
+		if (strncmp(a, "fsprobe-", 8) || strchr(a, '/'))
+			st->refused++;
+		else if (!fsp_trace_find_root(root, sizeof(root), &mounted) &&
+			 !fsp_trace_remove_instance(root, a))
 			st->instances++;
-	} else if (!strcmp(kind, "image") || !strcmp(kind, "file")) {
-		if (!unlink(a))
-			st->files++;
-	} else if (!strcmp(kind, "dir")) {
-		if (!fsp_rmtree(a))
+	} else if (!strcmp(kind, "image") || !strcmp(kind, "file") ||
+		   !strcmp(kind, "dir")) {
+		if (!inside(rundir, a))
+			st->refused++;
+		else if (!strcmp(kind, "dir") ? !fsp_rmtree(a) : !unlink(a))
 			st->files++;
 	}
 }
 
 /* Replay a journal file backwards. */
-static int unwind_file(const char *path, struct fsp_unwind_stats *st)
+static int unwind_file(const char *rundir, const char *path,
+		       struct fsp_unwind_stats *st)
 {
 	char *text, *lines[4096];
 	int n = 0, ret, i;
@@ -198,7 +228,7 @@ static int unwind_file(const char *path, struct fsp_unwind_stats *st)
 		if (!b)
 			continue;
 		*b++ = '\0';
-		unwind_entry(kind, a, b, st);
+		unwind_entry(rundir, kind, a, b, st);
 	}
 	free(text);
 	return 0;
@@ -215,7 +245,7 @@ int fsp_journal_finish(struct fsp_journal *j, struct fsp_unwind_stats *st)
 	memset(st, 0, sizeof(*st));
 	ret = fsp_journal_path(j, path, sizeof(path), JOURNAL_NAME);
 	if (!ret)
-		ret = unwind_file(path, st);
+		ret = unwind_file(j->dir, path, st);
 	if (j->fd >= 0)
 		close(j->fd);
 	j->fd = -1;
@@ -224,6 +254,35 @@ int fsp_journal_finish(struct fsp_journal *j, struct fsp_unwind_stats *st)
 		close(j->lockfd);
 	j->lockfd = -1;
 	return ret;
+}
+
+/*
+ * Take a run's lock. A run whose main process is gone may still hold it
+ * for a moment through its workers, which die with it (PDEATHSIG): wait
+ * for those, boundedly. 1: locked (the run is dead), 0: alive.
+ */
+static int lock_when_dead(int lfd)
+{
+	struct timespec ts = { 0, 20 * 1000000L };
+	char buf[32];
+	ssize_t n;
+	int pid, i;
+
+	if (!flock(lfd, LOCK_EX | LOCK_NB))
+		return 1;
+	n = pread(lfd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	pid = atoi(buf);
+	if (pid <= 0 || !kill(pid, 0) || errno != ESRCH)
+		return 0;
+	for (i = 0; i < 250; i++) {
+		nanosleep(&ts, NULL);
+		if (!flock(lfd, LOCK_EX | LOCK_NB))
+			return 1;
+	}
+	return 0;
 }
 
 int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st)
@@ -254,13 +313,13 @@ int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st)
 		if (fsp_fmt(path, sizeof(path), "%s/%s", dir, LOCK_NAME))
 			continue;
 		lfd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (lfd >= 0 && flock(lfd, LOCK_EX | LOCK_NB)) {
+		if (lfd >= 0 && !lock_when_dead(lfd)) {
 			st->live++;
 			close(lfd);
 			continue;
 		}
 		if (fsp_fmt(path, sizeof(path), "%s/%s", dir, JOURNAL_NAME) ||
-		    unwind_file(path, st)) {
+		    unwind_file(dir, path, st)) {
 			if (lfd >= 0)
 				close(lfd);
 			continue;

@@ -3,7 +3,8 @@
  * knob.c - save/set/restore of sysfs and proc values. THP policy files
  * read as "always [madvise] never" but take one word, so the saved value
  * is the selected word; plain files are saved as read, less the newline.
- * Only paths under /sys and /proc are accepted.
+ * Only THP sysfs and loop read_ahead_kb paths are accepted, so that a
+ * forged journal cannot make cleanup write anything else.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,10 +15,21 @@
 #include "sysinfo.h"
 #include "util.h"
 
+/* Only the knobs fsprobe has a reason to change: THP policy, readahead. */
 static int knob_path_ok(const char *path)
 {
-	return (!strncmp(path, "/sys/", 5) || !strncmp(path, "/proc/sys/", 10)) &&
-	       !strstr(path, "/../");
+	static const char *const prefixes[] = {
+		"/sys/kernel/mm/transparent_hugepage/", "/sys/block/loop",
+	};
+	size_t i;
+
+	if (strstr(path, "/.."))
+		return 0;
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(path, prefixes[i], strlen(prefixes[i])))
+			return strncmp(path, "/sys/block/loop", 15) ||
+			       strstr(path, "/queue/read_ahead_kb") != NULL;
+	return 0;
 }
 
 int fsp_knob_set(struct fsp_knobs *ks, struct fsp_journal *j,

@@ -180,7 +180,7 @@ int fsp_loop_detach(struct fsp_loop *lo)
 int fsp_loop_detach_if_backed_by(const char *dev, const char *image)
 {
 	char back[PATH_MAX];
-	int nr, fd, ret;
+	int nr, fd, ret, tries;
 
 	if (sscanf(dev, "/dev/loop%d", &nr) != 1)
 		return -EINVAL;
@@ -195,6 +195,15 @@ int fsp_loop_detach_if_backed_by(const char *dev, const char *image)
 		return -errno;
 	ret = ioctl(fd, LOOP_CLR_FD, 0) ? -errno : 1;
 	close(fd);
+	/*
+	 * A mount in a namespace that is still being torn down holds the
+	 * device: CLR_FD then only sets AUTOCLEAR. Wait (bounded) for it.
+	 */
+	for (tries = 0; ret == 1 && tries < 200; tries++) {
+		if (fsp_loop_backing_file(nr, back, sizeof(back)))
+			break;
+		pause_ms(10);
+	}
 	return ret;
 }
 

@@ -75,15 +75,15 @@ static int result_path(const struct fsp_journal *j, int idx, char *buf,
 
 static void __attribute__((noreturn))
 worker(const struct fsp_profile *prof, int idx, const struct fsp_run_opts *o,
-       const struct fsp_sysinfo *si, struct fsp_journal *j)
+       const struct fsp_sysinfo *si, struct fsp_journal *j, pid_t parent)
 {
 	struct json_object *res;
 	char path[4096], tmp[4200];
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	set_signals(SIG_DFL);
-	if (getppid() == 1)
-		_exit(3);	/* parent already gone */
+	if (getppid() != parent)
+		_exit(3);	/* parent died before PDEATHSIG was set */
 	if (unshare(CLONE_NEWNS) || fsp_mnt_make_private()) {
 		res = fsp_profile_json(prof);
 		json_object_object_add(res, "verdict",
@@ -161,11 +161,20 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	struct fsp_journal j;
 	const char *base = getenv("FSPROBE_STATE_DIR");
 	int *status, nr = 0, next = 0, running = 0, done = 0, jobs, i, ret;
-	pid_t *pids;
+	pid_t *pids, self = getpid();
 
 	if (geteuid() != 0) {
 		fsp_warn("run needs root (loop devices, mounts): try "
 			 "'sudo fsprobe run'");
+		return FSP_EXIT_USAGE;
+	}
+	/*
+	 * Our own mount namespace: tracefs, if we must mount it to remove a
+	 * dead run's instance, never appears in the caller's.
+	 */
+	if (unshare(CLONE_NEWNS) || fsp_mnt_make_private()) {
+		fsp_warn("cannot create a private mount namespace: %s",
+			 strerror(errno));
 		return FSP_EXIT_USAGE;
 	}
 	memset(&o, 0, sizeof(o));
@@ -209,7 +218,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 			fflush(NULL);
 			pid = fork();
 			if (pid == 0)
-				worker(&profs[next], next, &o, &si, &j);
+				worker(&profs[next], next, &o, &si, &j, self);
 			if (pid < 0) {
 				status[next] = 0;
 				results[next] = fsp_profile_json(&profs[next]);

@@ -39,7 +39,7 @@ struct json_object *fsp_doc_new(const struct fsp_sysinfo *si)
 	return doc;
 }
 
-/* 1 if any probe failed, else 0; verdicts are information only. */
+/* 1 if a probe failed or the kernel log showed a splat, else 0. */
 int fsp_doc_exit_status(struct json_object *doc)
 {
 	struct json_object *profs, *probes, *r;
@@ -50,6 +50,9 @@ int fsp_doc_exit_status(struct json_object *doc)
 	for (i = 0; i < json_object_array_length(profs); i++) {
 		struct json_object *p = json_object_array_get_idx(profs, i);
 
+		/* A kernel splat fails the run even if every probe passed. */
+		if (json_object_object_get_ex(p, "kernel_log", &r))
+			return FSP_EXIT_FAIL;
 		if (!json_object_object_get_ex(p, "probes", &probes))
 			continue;
 		for (k = 0; k < json_object_array_length(probes); k++) {

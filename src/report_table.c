@@ -52,17 +52,27 @@ static void orders_str(struct json_object *p, char *buf, size_t len)
 		 jstr(mo, "fault", "-"));
 }
 
-static void print_evidence(FILE *out, struct json_object *ev)
+/* Evidence as key=value words, wrapped under the probe's line. */
+static void print_evidence(FILE *out, struct json_object *ev, int col)
 {
-	int col = 0;
-
-	if (!ev || !json_object_is_type(ev, json_type_object))
+	if (!ev || !json_object_is_type(ev, json_type_object)) {
+		if (col)
+			fputc('\n', out);
 		return;
+	}
 	json_object_object_foreach(ev, key, val) {
 		const char *s = val ? json_object_get_string(val) : "null";
 		int n = (int)(strlen(key) + strlen(s) + 2);
 
-		if (col && col + n > 78) {
+		/* Whole reports are for JSON readers; people get the gist. */
+		if (strlen(s) > 48) {
+			if (col)
+				fputc('\n', out);
+			col = fprintf(out, "%24s %s=%.48s...", "", key, s);
+			continue;
+		}
+
+		if (col && col + n > 79) {
 			fputc('\n', out);
 			col = 0;
 		}
@@ -146,15 +156,20 @@ int fsp_report_table(FILE *out, struct json_object *doc)
 		for (k = 0; k < json_object_array_length(probes); k++) {
 			struct json_object *pr =
 				json_object_array_get_idx(probes, k);
-			const char *res = jstr(pr, "result", "?");
+			const char *res = jstr(pr, "result", "?"), *reason;
+			int col;
 
 			s.pass += !strcmp(res, "pass");
 			s.fail += !strcmp(res, "fail");
 			s.skip += !strcmp(res, "skip");
-			fprintf(out, "  %-5s %-16s %s\n",
-				!strcmp(res, "fail") ? "FAIL" : res,
-				jstr(pr, "name", "?"), jstr(pr, "reason", ""));
-			print_evidence(out, jget(pr, "evidence"));
+			reason = jstr(pr, "reason", "");
+			col = fprintf(out, "  %-5s %-16s", !strcmp(res, "fail") ?
+				      "FAIL" : res, jstr(pr, "name", "?"));
+			if (*reason) {
+				fprintf(out, " %s\n", reason);
+				col = 0;
+			}
+			print_evidence(out, jget(pr, "evidence"), col);
 		}
 	}
 	fprintf(out, "\nSummary (max order is a lower bound of the mapping's "

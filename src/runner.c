@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "filedata.h"
+#include "kmsg.h"
 #include "loop.h"
 #include "mkfs.h"
 #include "mnt.h"
@@ -33,8 +34,10 @@ struct fsp_fsenv {
 	char image[4096];
 	char mnt[4096];
 	char stage[4096];
+	char lower[4096];	/* overlay: where the lower fs is mounted */
+	char read_ahead[128];	/* our loop device's queue/read_ahead_kb */
 	struct fsp_loop loop;
-	int mounted;
+	int mounted, lower_mounted;
 	int readonly;
 	long long t_mkfs, t_mount;
 	char err[2048];
@@ -182,41 +185,100 @@ static int run_mkfs(struct fsp_fsenv *e)
 	return 0;
 }
 
-static int do_mount(struct fsp_fsenv *e)
+static int mount_one(struct fsp_fsenv *e, const char *src,
+		     const char *target, const char *fstype, const char *opts)
 {
-	const struct fsp_profile *p = e->prof;
-	const char *src = e->loop.fd >= 0 ? e->loop.dev : p->fs;
 	char msg[512];
 	long long t0 = fsp_now_ms();
 	int ret;
 
-	ret = fsp_journal_add(e->j, "mount", e->mnt,
-			      e->loop.fd >= 0 ? e->loop.dev : NULL);
+	ret = fsp_journal_add(e->j, "mount", target,
+			      e->loop.fd >= 0 && src == e->loop.dev ?
+			      e->loop.dev : NULL);
 	if (ret)
 		return ret;
-	ret = fsp_mnt_mount(src, e->mnt, p->fs, p->mount_options,
-			    e->readonly, msg, sizeof(msg));
+	ret = fsp_mnt_mount(src, target, fstype, opts, e->readonly, msg,
+			    sizeof(msg));
 	e->t_mount += fsp_now_ms() - t0;
-	if (ret) {
+	if (ret)
 		snprintf(e->err, sizeof(e->err), "mount -t %s -o '%s': %s",
-			 p->fs, p->mount_options, msg[0] ? msg :
-			 strerror(-ret));
+			 fstype, opts, msg[0] ? msg : strerror(-ret));
+	return ret;
+}
+
+/* The overlay's three directories live on the lower filesystem. */
+static int overlay_options(const struct fsp_fsenv *e, char *buf, size_t len)
+{
+	const char *extra = e->prof->mount_options;
+
+	return fsp_fmt(buf, len, "lowerdir=%s/lower,upperdir=%s/upper,"
+		       "workdir=%s/work%s%s", e->lower, e->lower, e->lower,
+		       *extra ? "," : "", extra);
+}
+
+static int do_mount(struct fsp_fsenv *e)
+{
+	const struct fsp_profile *p = e->prof;
+	const char *src = e->loop.fd >= 0 ? e->loop.dev : p->fs;
+	char opts[8192 + 256];
+	int ret;
+
+	if (!p->lower[0]) {
+		ret = mount_one(e, src, e->mnt, p->fs, p->mount_options);
+		e->mounted = !ret;
 		return ret;
 	}
-	e->mounted = 1;
-	return 0;
+	if (!e->lower_mounted) {
+		ret = mount_one(e, src, e->lower, p->lower, "");
+		if (ret)
+			return ret;
+		e->lower_mounted = 1;
+	}
+	ret = overlay_options(e, opts, sizeof(opts));
+	if (!ret)
+		ret = mount_one(e, "overlay", e->mnt, "overlay", opts);
+	e->mounted = !ret;
+	return ret;
 }
 
 static int do_umount(struct fsp_fsenv *e)
 {
+	int ret = 0;
+
+	if (e->mounted) {
+		ret = fsp_mnt_umount(e->mnt);
+		if (ret)
+			return ret;
+		e->mounted = 0;
+	}
+	if (e->lower_mounted) {
+		ret = fsp_mnt_umount(e->lower);
+		if (!ret)
+			e->lower_mounted = 0;
+	}
+	return ret;
+}
+
+/* overlay: mount the lower fs alone and make the overlay's directories. */
+static int overlay_dirs(struct fsp_fsenv *e)
+{
+	static const char *const sub[] = { "lower", "upper", "work" };
+	char path[4200];
+	size_t i;
 	int ret;
 
-	if (!e->mounted)
-		return 0;
-	ret = fsp_mnt_umount(e->mnt);
-	if (!ret)
-		e->mounted = 0;
-	return ret;
+	ret = mount_one(e, e->loop.dev, e->lower, e->prof->lower, "");
+	if (ret)
+		return ret;
+	e->lower_mounted = 1;
+	for (i = 0; i < FSP_ARRAY_SIZE(sub); i++) {
+		ret = fsp_fmt(path, sizeof(path), "%s/%s", e->lower, sub[i]);
+		if (!ret && mkdir(path, 0755))
+			ret = -errno;
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /* Evict our files: a umount/mount cycle of our own filesystem. */
@@ -242,6 +304,7 @@ static int recycle(const struct fsp_target *t)
 static int setup_fs(struct fsp_fsenv *e, unsigned long size_mb)
 {
 	const struct fsp_profile *p = e->prof;
+	const char *want;
 	char type[32];
 	int ret;
 
@@ -269,6 +332,9 @@ static int setup_fs(struct fsp_fsenv *e, unsigned long size_mb)
 			 strerror(-ret));
 		return ret;
 	}
+	/* From our own device: btrfs and overlay have anonymous st_dev. */
+	fsp_loop_queue_path(&e->loop, "read_ahead_kb", e->read_ahead,
+			    sizeof(e->read_ahead));
 	if (!e->readonly) {
 		ret = run_mkfs(e);
 		if (ret)
@@ -288,12 +354,15 @@ static int setup_fs(struct fsp_fsenv *e, unsigned long size_mb)
 		return ret;
 	}
 	/* ext2/ext3 are served by ext4; any other mismatch is a bug. */
-	if (strcmp(type, p->fs) && !(!strncmp(type, "ext", 3) &&
-				     !strncmp(p->fs, "ext", 3))) {
+	want = p->lower[0] ? p->lower : p->fs;
+	if (strcmp(type, want) && !(!strncmp(type, "ext", 3) &&
+				    !strncmp(want, "ext", 3))) {
 		snprintf(e->err, sizeof(e->err), "mkfs made '%s', profile "
-			 "says '%s'", type, p->fs);
+			 "says '%s'", type, want);
 		return -EINVAL;
 	}
+	if (p->lower[0])
+		return overlay_dirs(e);
 	return do_mount(e);
 }
 
@@ -378,6 +447,26 @@ static long long run_cases(const struct fsp_run_opts *o,
 	return fsp_now_ms() - t0;
 }
 
+/*
+ * A kernel splat while this profile ran makes it `error`, with the lines
+ * as evidence, even if every probe passed. With -j > 1 a splat cannot be
+ * pinned to one profile: every profile running then reports it.
+ */
+static void kernel_log_check(struct fsp_kmsg *km, struct json_object *out)
+{
+	char lines[2048], why[2100];
+	int hits = fsp_kmsg_scan(km, lines, sizeof(lines));
+
+	fsp_kmsg_close(km);
+	if (hits <= 0)
+		return;
+	json_object_object_add(out, "kernel_log",
+			       json_object_new_string(lines));
+	snprintf(why, sizeof(why), "kernel log reported %d problem line(s) "
+		 "during this profile: %.200s", hits, lines);
+	set_verdict(out, "error", why);
+}
+
 static int mkdir_journalled(struct fsp_journal *j, const char *path)
 {
 	int ret = fsp_journal_add(j, "dir", path, NULL);
@@ -395,6 +484,7 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 	struct json_object *out = fsp_profile_json(prof), *timing;
 	struct fsp_target t;
 	struct fsp_fsenv e;
+	struct fsp_kmsg km;
 	unsigned long size_mb;
 	char why[512];
 	long long t_probes = 0;
@@ -404,7 +494,9 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 	e.prof = prof;
 	e.j = j;
 	e.loop.fd = -1;
+	fsp_kmsg_open(&km);
 	if (fsp_profile_unrunnable(prof, why, sizeof(why))) {
+		fsp_kmsg_close(&km);
 		set_verdict(out, "skip", why);
 		return out;
 	}
@@ -414,7 +506,8 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 	if (fsp_journal_path(j, e.dir, sizeof(e.dir), why) ||
 	    fsp_fmt(e.image, sizeof(e.image), "%s/image", e.dir) ||
 	    fsp_fmt(e.mnt, sizeof(e.mnt), "%s/mnt", e.dir) ||
-	    fsp_fmt(e.stage, sizeof(e.stage), "%s/stage", e.dir)) {
+	    fsp_fmt(e.stage, sizeof(e.stage), "%s/stage", e.dir) ||
+	    fsp_fmt(e.lower, sizeof(e.lower), "%s/lowerfs", e.dir)) {
 		set_verdict(out, "error", "state directory path too long");
 		return out;
 	}
@@ -437,6 +530,8 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 	t.payload_dir = o->payload_dir;
 	t.run_id = j->id;
 	t.priv = &e;
+	t.journal = j;
+	t.read_ahead_path = e.read_ahead;
 	t.recycle = recycle;
 	t.cold_method = t.shmem ? "none (tmpfs: data lives in the cache)" :
 				  "remount";
@@ -448,9 +543,19 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 		if (ret || prepare_cases(o, &t, e.err, sizeof(e.err)))
 			goto fail;
 	}
+	if (prof->lower[0]) {
+		ret = mkdir_journalled(j, e.lower);
+		if (ret)
+			goto fail;
+	}
 	ret = setup_fs(&e, size_mb);
 	if (ret)
 		goto fail;
+	if (prof->lower[0]) {
+		/* Files are written to the lower layer, read via overlay. */
+		snprintf(e.stage, sizeof(e.stage), "%s/lower", e.lower);
+		t.prep_dir = e.stage;
+	}
 	if (!t.readonly) {
 		ret = prepare_cases(o, &t, e.err, sizeof(e.err));
 		if (ret)
@@ -472,6 +577,7 @@ fail:
 	set_verdict(out, "error", e.err);
 	teardown(&e);
 timing:
+	kernel_log_check(&km, out);
 	timing = json_object_new_object();
 	json_object_object_add(timing, "mkfs", json_object_new_int64(e.t_mkfs));
 	json_object_object_add(timing, "mount",

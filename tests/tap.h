@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int tap_n, tap_failed;
 
@@ -73,11 +74,18 @@ static inline int tap_done(void)
 	return 0;
 }
 
-#define TAP_EQ_LONG(a, b, name) \
-	tap_ok((long)(a) == (long)(b), "%s (got %ld, want %ld)", name, \
-	       (long)(a), (long)(b))
-#define TAP_EQ_STR(a, b, name) \
-	tap_ok((a) && (b) && !strcmp((a), (b)), "%s (got '%s', want '%s')", \
-	       name, (a) ? (a) : "(null)", (b) ? (b) : "(null)")
+/* Functions, not macros: each argument is evaluated exactly once. */
+static inline int TAP_EQ_LONG(long got, long want, const char *name)
+{
+	return tap_ok(got == want, "%s (got %ld, want %ld)", name, got, want);
+}
+
+static inline int TAP_EQ_STR(const char *got, const char *want,
+			     const char *name)
+{
+	return tap_ok(got && want && !strcmp(got, want),
+		      "%s (got '%s', want '%s')", name, got ? got : "(null)",
+		      want ? want : "(null)");
+}
 
 #endif

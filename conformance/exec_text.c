@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * exec_text.c - an executable with a > 4 MiB, 2 MiB-aligned text
+ * segment, copied onto the filesystem and exec'd from there: is its own
+ * text VMA PMD-mapped (FilePmdMapped), cold and warmed? The binary asks
+ * for huge text itself (MADV_HUGEPAGE, MADV_POPULATE_READ, MADV_COLLAPSE)
+ * and reports one key=value line.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "payload_util.h"
+
+#define COLD "exec-text.cold"
+#define WARM "exec-text.warm"
+
+static int prepare(const struct fsp_target *t)
+{
+	int ret = fsp_payload_copy(t, "bigtext", COLD);
+
+	if (!ret)
+		ret = fsp_payload_copy(t, "bigtext", WARM);
+	return ret == -ENOENT ? 0 : ret;	/* run() reports the skip */
+}
+
+static void argv_for(const struct fsp_target *t, const char *copy,
+		     char *argv[8], char *store, size_t len)
+{
+	fsp_case_path(t, 0, copy, store, len);
+	argv[0] = store;
+	argv[1] = "--hint";
+	argv[2] = "--collapse";
+	argv[3] = "--work";
+	argv[4] = "20";
+	argv[5] = NULL;
+}
+
+static void run(const struct fsp_target *t, struct fsp_probe *p)
+{
+	fsp_payload_probe(t, p, COLD, WARM, argv_for);
+}
+
+const struct fsp_case fsp_case_exec_text = {
+	.name = "exec-text",
+	.summary = "exec'd 2 MiB-aligned large-text binary: PMD-mapped text?",
+	.prepare = prepare,
+	.run = run,
+};

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * payload_util.c - run the large-text payloads on the filesystem under
+ * test. The first mapping that faults a cold file decides its folio
+ * sizes (DESIGN.md §7), and a binary's text is faulted by the loader
+ * before the binary can madvise it; so each probe reports a `cold` run
+ * (the binary alone) and a `warmed` run (its file first populated
+ * through a hinted mapping, then exec'd).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "elf.h"
+#include "filedata.h"
+#include "mkfs.h"
+#include "payload_util.h"
+#include "util.h"
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+
+#define PAYLOAD_TIMEOUT_S 60
+
+int fsp_payload_copy(const struct fsp_target *t, const char *name,
+		     const char *dst)
+{
+	char src[4096], to[4096];
+
+	if (!t->payload_dir ||
+	    fsp_fmt(src, sizeof(src), "%s/%s", t->payload_dir, name) ||
+	    fsp_case_path(t, 1, dst, to, sizeof(to)))
+		return -ENAMETOOLONG;
+	if (access(src, R_OK))
+		return -ENOENT;
+	return fsp_file_copy(src, to, 0755);
+}
+
+int fsp_payload_warm(const struct fsp_target *t, const char *dst)
+{
+	struct fsp_mapping m;
+	int ret;
+
+	ret = fsp_map_file(t, dst, PROT_READ, 1, &m);
+	if (ret)
+		return ret;
+	ret = m.populate_rc;
+	fsp_unmap_file(&m);
+	return ret;
+}
+
+static long get_long(const char *line, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), " %s=", key);
+	p = strstr(line, pat);
+	if (!p && !strncmp(line, pat + 1, strlen(pat) - 1))
+		p = line - 1;
+	return p ? strtol(p + strlen(pat), NULL, 0) : -1;
+}
+
+static void get_word(const char *line, const char *key, char *out,
+		     size_t len)
+{
+	char pat[64];
+	const char *p;
+	size_t n;
+
+	out[0] = '\0';
+	snprintf(pat, sizeof(pat), " %s=", key);
+	p = strstr(line, pat);
+	if (!p)
+		return;
+	p += strlen(pat);
+	n = strcspn(p, " \n");
+	if (n >= len)
+		n = len - 1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+}
+
+int fsp_payload_exec(char *const argv[], struct fsp_payload_report *r)
+{
+	struct fsp_exec_result res;
+	char *line;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = fsp_exec(argv, PAYLOAD_TIMEOUT_S, &res);
+	r->status = res.status;
+	snprintf(r->line, sizeof(r->line), "%s", fsp_rstrip(res.output));
+	if (ret)
+		return ret;
+	line = strstr(res.output, "kind=");
+	if (res.status || !line)
+		return -EPROTO;
+	snprintf(r->line, sizeof(r->line), "%.*s", (int)strcspn(line, "\n"),
+		 line);
+	r->text_kb = get_long(r->line, "text_kb");
+	r->rss_kb = get_long(r->line, "rss_kb");
+	r->pmd_mapped_kb = get_long(r->line, "file_pmd_mapped_kb");
+	r->pmd_max_kb = get_long(r->line, "pmd_max_kb");
+	r->aligned = (int)get_long(r->line, "aligned");
+	get_word(r->line, "collapse_errno", r->collapse_errno,
+		 sizeof(r->collapse_errno));
+	get_word(r->line, "work_ms", r->work_ms, sizeof(r->work_ms));
+	return r->text_kb < 0 || r->pmd_mapped_kb < 0 ? -EPROTO : 0;
+}
+
+int fsp_payload_layout(const char *path, char *why, size_t len)
+{
+	struct fsp_elf_info info;
+	enum fsp_elf_verdict v;
+	unsigned int best = 0;
+	int ret = fsp_elf_read(path, 2UL << 20, &info);
+
+	if (ret) {
+		snprintf(why, len, "cannot read the ELF program headers of "
+			 "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	v = fsp_elf_text_verdict(&info, &best);
+	if (v != FSP_ELF_OK) {
+		const struct fsp_elf_seg *s = info.nexec ? &info.exec[best] :
+						NULL;
+
+		snprintf(why, len, "payload text segment: %s (offset 0x%llx "
+			 "vaddr 0x%llx): the toolchain ignored -z "
+			 "max-page-size=0x200000?", fsp_elf_verdict_str(v),
+			 s ? (unsigned long long)s->offset : 0ULL,
+			 s ? (unsigned long long)s->vaddr : 0ULL);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+static void put_report(struct fsp_probe *p, const char *tag,
+		       const struct fsp_payload_report *r)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s_file_pmd_mapped_kb", tag);
+	fsp_ev_int(p, key, r->pmd_mapped_kb);
+	snprintf(key, sizeof(key), "%s_text_kb", tag);
+	fsp_ev_int(p, key, r->text_kb);
+	snprintf(key, sizeof(key), "%s_rss_kb", tag);
+	fsp_ev_int(p, key, r->rss_kb);
+	snprintf(key, sizeof(key), "%s_work_ms", tag);
+	fsp_ev_str(p, key, r->work_ms);
+	snprintf(key, sizeof(key), "%s_report", tag);
+	fsp_ev_str(p, key, r->line);
+}
+
+/* Run one copy; 0 and the report, or the probe's result set. */
+static int run_copy(const struct fsp_target *t, struct fsp_probe *p,
+		    const char *copy, const char *tag,
+		    fsp_payload_argv_fn argv_fn, struct fsp_payload_report *r)
+{
+	char *argv[8], store[4096];
+	int ret;
+
+	argv_fn(t, copy, argv, store, sizeof(store));
+	ret = fsp_payload_exec(argv, r);
+	if (ret) {
+		fsp_probe_set(p, FSP_FAIL, "%s run of %s failed (exit %d): "
+			      "%.160s", tag, copy, r->status, r->line);
+		fsp_ev_str(p, "failed_output", r->line);
+		return ret;
+	}
+	put_report(p, tag, r);
+	if (r->pmd_mapped_kb > r->text_kb)
+		fsp_probe_set(p, FSP_FAIL, "%s: FilePmdMapped %ld kB exceeds "
+			      "the %ld kB text VMA", tag, r->pmd_mapped_kb,
+			      r->text_kb);
+	return 0;
+}
+
+void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
+		       const char *cold, const char *warm,
+		       fsp_payload_argv_fn argv_fn)
+{
+	struct fsp_payload_report rc, rw;
+	char path[4096], why[256];
+	int ret;
+
+	if (fsp_case_path(t, 0, cold, path, sizeof(path)) || access(path, X_OK)) {
+		fsp_probe_set(p, FSP_SKIP, "payload not copied (%s/%s missing:"
+			      " build it with make)", t->payload_dir, cold);
+		return;
+	}
+	if (fsp_payload_layout(path, why, sizeof(why))) {
+		fsp_probe_set(p, FSP_SKIP, "%s", why);
+		return;
+	}
+	fsp_ev_str(p, "cold", t->cold_method);
+	if (run_copy(t, p, cold, "cold", argv_fn, &rc))
+		return;
+	fsp_ev_int(p, "pmd_max_kb", rc.pmd_max_kb);
+	fsp_ev_bool(p, "aligned", rc.aligned == 1);
+	fsp_ev_str(p, "cold_collapse_errno", rc.collapse_errno);
+	ret = fsp_payload_warm(t, warm);
+	if (ret) {
+		fsp_probe_set(p, FSP_ERROR, "warming %s: %s", warm,
+			      strerror(-ret));
+		return;
+	}
+	if (run_copy(t, p, warm, "warmed", argv_fn, &rw))
+		return;
+	if (p->result != FSP_PASS)
+		return;
+	if (rc.pmd_mapped_kb > 0 || rw.pmd_mapped_kb > 0) {
+		p->routes |= FSP_ROUTE_FAULT;
+		return;
+	}
+	if (t->shmem)
+		fsp_probe_set(p, FSP_SKIP, "tmpfs text counts in "
+			      "ShmemPmdMapped, not FilePmdMapped: cold %ld kB,"
+			      " warmed %ld kB FilePmdMapped", rc.pmd_mapped_kb,
+			      rw.pmd_mapped_kb);
+	else
+		fsp_probe_set(p, FSP_SKIP, "text VMA not PMD-mapped: cold %ld "
+			      "kB, warmed %ld kB (of %ld kB text)",
+			      rc.pmd_mapped_kb, rw.pmd_mapped_kb, rw.text_kb);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * payload_util.h - what exec-text and dso-text share: copying a payload
+ * onto the filesystem under test, warming its page cache through a
+ * hinted mapping, running it (fork/exec, never a shell) and reading its
+ * one-line key=value report.
+ */
+#ifndef FSP_PAYLOAD_UTIL_H
+#define FSP_PAYLOAD_UTIL_H
+
+#include "case.h"
+
+struct fsp_payload_report {
+	char line[2048];	/* the report line, or the tool's output */
+	int status;		/* exit status */
+	long text_kb, rss_kb, pmd_mapped_kb, pmd_max_kb;
+	int aligned;
+	char collapse_errno[24];
+	char work_ms[24];
+};
+
+/* Copy t->payload_dir/name to t->prep_dir/dst (mode 0755), fsync'd. */
+int fsp_payload_copy(const struct fsp_target *t, const char *name,
+		     const char *dst);
+/* Fill dst's page cache through a MADV_HUGEPAGE mapping of the file. */
+int fsp_payload_warm(const struct fsp_target *t, const char *dst);
+/* Run argv; 0 if it ran and printed a parsable report. */
+int fsp_payload_exec(char *const argv[], struct fsp_payload_report *r);
+/* The ELF layout check of a payload copy: 0, or a reason in why. */
+int fsp_payload_layout(const char *path, char *why, size_t len);
+/*
+ * The shared run: a cold copy exec'd as is (its text is read before it
+ * can madvise) and a warmed copy; pass when either is PMD-mapped.
+ * argv_fn builds the argv for a copy's path.
+ */
+typedef void (*fsp_payload_argv_fn)(const struct fsp_target *t,
+				    const char *copy, char *argv[8],
+				    char *store, size_t len);
+void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
+		       const char *cold, const char *warm,
+		       fsp_payload_argv_fn argv_fn);
+
+#endif

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * read_order.c - the largest folio order this filesystem puts in its
+ * page cache (a lower bound of the mapping's max order): on cold buffered
+ * read(2), and on the mmap fault path with and without MADV_HUGEPAGE.
+ * The tracepoint filemap/mm_filemap_add_to_page_cache, in a private
+ * tracefs instance filtered to our inode, gives the order of every folio
+ * added, mapped or not; pagemap + kpageflags of a mapping of the same
+ * file cross-check it. Without tracefs the pagemap numbers stand alone,
+ * and the evidence says so.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "case.h"
+#include "filedata.h"
+#include "pagemap.h"
+#include "trace.h"
+#include "util.h"
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+
+/*
+ * The readahead window ramps up over the file: 8 MiB ends at order 6-7
+ * on a 2560 kB read_ahead_kb device, so the buffered-read file is larger
+ * and read with POSIX_FADV_SEQUENTIAL (which doubles the window).
+ */
+#define READ_FILE_SIZE (32UL << 20)
+
+static const struct mode {
+	const char *file;
+	const char *key;	/* evidence key prefix */
+	size_t size;
+	int fault, hint;
+	uint32_t seed;
+} modes[] = {
+	{ "read-order.read", "read", READ_FILE_SIZE, 0, 0, 0x31 },
+	{ "read-order.fault", "fault_hint", FSP_FILE_SIZE, 1, 1, 0x32 },
+	{ "read-order.faultplain", "fault_nohint", FSP_FILE_SIZE, 1, 0, 0x33 },
+};
+
+static int prepare(const struct fsp_target *t)
+{
+	char path[4096];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(modes); i++) {
+		ret = fsp_case_path(t, 1, modes[i].file, path, sizeof(path));
+		if (!ret)
+			ret = fsp_file_create(path, modes[i].size,
+					      modes[i].seed, 0644);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* read(2) the whole file, checking the data; 0 or -errno / -EILSEQ. */
+static int read_all(int fd, uint32_t seed, uint64_t *bad)
+{
+	char *buf = malloc(1 << 20);
+	uint64_t off = 0;
+	ssize_t n;
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while ((n = pread(fd, buf, 1 << 20, off)) > 0) {
+		ret = fsp_pattern_check(buf, off, n, seed, bad);
+		if (ret)
+			break;
+		off += n;
+	}
+	if (n < 0)
+		ret = -errno;
+	free(buf);
+	return ret;
+}
+
+static void put_hist(struct fsp_probe *p, const char *key, const char *what,
+		     const struct fsp_order_hist *h)
+{
+	char name[96], orders[160];
+
+	fsp_order_hist_fmt(h, orders, sizeof(orders));
+	snprintf(name, sizeof(name), "%s_orders_%s", key, what);
+	fsp_ev_str(p, name, orders);
+	snprintf(name, sizeof(name), "%s_max_order_%s", key, what);
+	fsp_ev_int(p, name, h->max_order);
+}
+
+/* Measure one mode; returns the largest order seen, or -1. */
+static int measure(const struct fsp_target *t, struct fsp_probe *p,
+		   struct fsp_trace *tr, int traced, const struct mode *m)
+{
+	struct fsp_order_hist th, ph;
+	struct fsp_mapping map;
+	char path[4096];
+	uint64_t bad = 0;
+	int fd, ret, best = -1;
+
+	fsp_order_hist_init(&th);
+	fsp_order_hist_init(&ph);
+	if (fsp_case_path(t, 0, m->file, path, sizeof(path)))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fsp_probe_set(p, FSP_ERROR, "%s: %s", m->file, strerror(errno));
+		return -1;
+	}
+	/* By fd: the event's s_dev is the superblock's (not btrfs st_dev). */
+	if (traced && (fsp_trace_watch_fd(tr, fd) || fsp_trace_start(tr)))
+		traced = 0;
+	if (!m->fault)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	if (!m->fault) {
+		ret = read_all(fd, m->seed, &bad);
+		if (ret == -EILSEQ)
+			fsp_probe_set(p, FSP_FAIL, "read(2) of %s returned "
+				      "wrong data at byte %llu", m->file,
+				      (unsigned long long)bad);
+		else if (ret)
+			fsp_probe_set(p, FSP_ERROR, "read(2) of %s: %s",
+				      m->file, strerror(-ret));
+	}
+	/* Map it: this faults (fault modes) or maps the cached folios. */
+	ret = fsp_map_file(t, m->file, PROT_READ, m->hint, &map);
+	if (traced && !fsp_trace_collect(tr, &th)) {
+		put_hist(p, m->key, "trace", &th);
+		best = th.max_order;
+		if (tr->lost) {
+			snprintf(path, sizeof(path), "%s_trace_lost", m->key);
+			fsp_ev_int(p, path, tr->lost);
+		}
+	}
+	if (!ret) {
+		if (!fsp_pagemap_range(map.addr, map.len, &ph)) {
+			put_hist(p, m->key, "pagemap", &ph);
+			if (ph.max_order > best)
+				best = ph.max_order;
+		}
+		if (m->hint) {
+			snprintf(path, sizeof(path), "%s_%s", m->key,
+				 t->shmem ? "shmem_pmd_mapped_kb" :
+				 "file_pmd_mapped_kb");
+			fsp_ev_int(p, path, map.pmd_kb);
+			if (map.pmd_kb > 0)
+				p->routes |= t->shmem ? FSP_ROUTE_SHMEM :
+					     FSP_ROUTE_FAULT;
+		}
+		if (m->fault && fsp_mapping_verify(&map, m->seed,
+						   (unsigned long long *)&bad))
+			fsp_probe_set(p, FSP_FAIL, "%s: wrong data through "
+				      "the mapping at byte %llu", m->file,
+				      (unsigned long long)bad);
+		fsp_unmap_file(&map);
+	}
+	/*
+	 * Cross-check: the tracer must not see less than the mapping. No
+	 * events at all is not an error: the tracepoint's s_dev is the
+	 * superblock's, which on btrfs differs from the st_dev our filter
+	 * was built from, and tmpfs adds folios at write time, not here.
+	 */
+	if (traced && th.max_order < 0) {
+		snprintf(path, sizeof(path), "%s_trace_events", m->key);
+		fsp_ev_int(p, path, 0);
+	} else if (traced && ph.max_order > th.max_order) {
+		fsp_probe_set(p, FSP_ERROR, "%s: tracefs saw order %d, "
+			      "pagemap %d: the tracer missed events", m->file,
+			      th.max_order, ph.max_order);
+	}
+	close(fd);
+	return best;
+}
+
+static void run(const struct fsp_target *t, struct fsp_probe *p)
+{
+	struct fsp_trace tr;
+	int traced, ret, o;
+
+	memset(&tr, 0, sizeof(tr));
+	ret = fsp_case_trace_open(t, &tr, "read-order");
+	traced = !ret;
+	fsp_ev_str(p, "method", traced ? "tracefs+pagemap" : "pagemap");
+	if (!traced)
+		fsp_ev_str(p, "tracefs", strerror(-ret));
+	fsp_ev_int(p, "read_ahead_kb", fsp_case_read_ahead_kb(t));
+	fsp_ev_str(p, "cold", t->cold_method);
+
+	p->order_read = measure(t, p, &tr, traced, &modes[0]);
+	o = measure(t, p, &tr, traced, &modes[1]);
+	p->order_fault = measure(t, p, &tr, traced, &modes[2]);
+	if (o > p->order_fault)
+		p->order_fault = o;
+	if (traced)
+		fsp_trace_close(&tr);
+	if (p->result != FSP_PASS)
+		return;
+	if (!traced)
+		fsp_probe_set(p, FSP_PASS, "no tracefs (%s): orders of mapped "
+			      "folios only", strerror(-ret));
+	if (p->order_read < 0 && p->order_fault < 0)
+		fsp_probe_set(p, FSP_SKIP, "no folio order could be measured");
+}
+
+const struct fsp_case fsp_case_read_order = {
+	.name = "read-order",
+	.summary = "largest folio order on buffered read and on mmap faults",
+	.prepare = prepare,
+	.run = run,
+};

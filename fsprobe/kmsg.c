@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kmsg.c - /dev/kmsg reader. Each read(2) returns one record
+ * "prio,seq,usec,flags;message\n" followed by continuation lines; EPIPE
+ * means records were overwritten (skip on), EAGAIN means no more.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kmsg.h"
+
+static const char *const splats[] = {
+	"WARNING:", "BUG:", "Oops", "general protection", "Kernel panic",
+	"UBSAN:", "KASAN:", "list_add corruption", "list_del corruption",
+	"page dumped because",
+};
+
+int fsp_kmsg_is_splat(const char *msg)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(splats) / sizeof(splats[0]); i++)
+		if (strstr(msg, splats[i]))
+			return 1;
+	return 0;
+}
+
+int fsp_kmsg_open(struct fsp_kmsg *k)
+{
+	k->fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (k->fd < 0)
+		return -errno;
+	if (lseek(k->fd, 0, SEEK_END) < 0) {
+		int ret = -errno;
+
+		close(k->fd);
+		k->fd = -1;
+		return ret;
+	}
+	return 0;
+}
+
+int fsp_kmsg_scan(struct fsp_kmsg *k, char *buf, size_t len)
+{
+	char rec[8192];
+	size_t used = 0;
+	int hits = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (k->fd < 0)
+		return -EBADF;
+	for (;;) {
+		ssize_t n = read(k->fd, rec, sizeof(rec) - 1);
+		char *msg, *nl;
+
+		if (n < 0) {
+			if (errno == EINTR || errno == EPIPE)
+				continue;
+			if (errno == EAGAIN)
+				break;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		if (!msg)
+			continue;
+		msg++;
+		nl = strchr(msg, '\n');
+		if (nl)
+			*nl = '\0';
+		if (!fsp_kmsg_is_splat(msg))
+			continue;
+		hits++;
+		if (used + 1 < len) {
+			int w = snprintf(buf + used, len - used, "%s%s",
+					 used ? "\n" : "", msg);
+
+			used = w < 0 ? used : used + w >= len ? len - 1 :
+			       used + w;
+		}
+	}
+	return hits;
+}
+
+void fsp_kmsg_close(struct fsp_kmsg *k)
+{
+	if (k->fd >= 0)
+		close(k->fd);
+	k->fd = -1;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kmsg.h - kernel log lines since a point in time, from /dev/kmsg, to
+ * catch splats (WARNING:, BUG:, Oops, general protection) that a probe
+ * triggered even when the probe itself saw nothing wrong (liburing's test
+ * runner does the same after each test).
+ */
+#ifndef FSP_KMSG_H
+#define FSP_KMSG_H
+
+#include <stddef.h>
+
+struct fsp_kmsg {
+	int fd;			/* -1: /dev/kmsg not readable */
+};
+
+/* Open /dev/kmsg positioned after the newest record. */
+int fsp_kmsg_open(struct fsp_kmsg *k);
+/*
+ * Read records since open (or the last scan); copy the splat lines into
+ * buf (newline separated, truncated to len). Returns the number of splat
+ * lines, or -errno.
+ */
+int fsp_kmsg_scan(struct fsp_kmsg *k, char *buf, size_t len);
+/* Is this one kernel log message a splat? */
+int fsp_kmsg_is_splat(const char *msg);
+void fsp_kmsg_close(struct fsp_kmsg *k);
+
+#endif

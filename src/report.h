@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report.h - renderers that work on the result document (a json-c tree
+ * of exactly the shape of DESIGN.md §4): KTAP and JUnit output, the
+ * `fsprobe compare` report and the loader that reads a saved document
+ * back. They only read the document, tolerate missing optional keys
+ * (reason, evidence, timing, null orders), write to the FILE given and
+ * return 0 or -errno; they never exit.
+ */
+#ifndef FSP_REPORT_H
+#define FSP_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <json-c/json.h>
+
+/* KTAP v1: one subtest per profile, one result line per probe. */
+int fsp_report_ktap(FILE *out, struct json_object *doc);
+/* JUnit XML: one <testsuite> per profile, one <testcase> per probe. */
+int fsp_report_junit(FILE *out, struct json_object *doc);
+/*
+ * Verdict and probe result changes between two runs, for people. *worse
+ * is set to 1 if a measured verdict ranks lower than before or a probe
+ * went pass -> fail; skip/error on either side is "not measured" and
+ * never counts as worse. Returns 0 or -errno (-EINVAL: not a document).
+ */
+int fsp_compare(FILE *out, struct json_object *old_doc,
+		struct json_object *new_doc, int *worse);
+/*
+ * Read a -f json document from path and check the keys compare needs.
+ * On failure *doc is NULL, err says which file and which key, and the
+ * return value is -errno (-EINVAL for a malformed document).
+ */
+int fsp_doc_load(const char *path, struct json_object **doc, char *err,
+		 size_t errlen);
+
+/* Helpers shared by the renderers (defined in report_ktap.c). */
+enum fsp_result {
+	FSP_RES_PASS, FSP_RES_FAIL, FSP_RES_SKIP, FSP_RES_ERROR,
+	FSP_RES_UNKNOWN,
+};
+/* A probe's "result" member; FSP_RES_UNKNOWN for anything else. */
+enum fsp_result fsp_report_result(struct json_object *probe);
+/* s on one line: control characters become spaces; if name, '#' -> '_'. */
+void fsp_report_put_line(FILE *out, const char *s, int name);
+/* A value on one line: scalars as text, containers as plain JSON. */
+void fsp_report_put_value(FILE *out, struct json_object *v);
+/* The elements of an array joined by sep, or empty if there are none. */
+void fsp_report_put_list(FILE *out, struct json_object *arr,
+			 const char *sep, const char *empty);
+
+/* Accessors that accept a NULL object and missing or null members. */
+static inline struct json_object *fsp_json_get(struct json_object *obj,
+					       const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (obj && json_object_is_type(obj, json_type_object))
+		json_object_object_get_ex(obj, key, &v);
+	return v;
+}
+
+/* The member as text (numbers and booleans too), or dflt if absent/null. */
+static inline const char *fsp_json_get_str(struct json_object *obj,
+					   const char *key, const char *dflt)
+{
+	struct json_object *v = fsp_json_get(obj, key);
+
+	return v ? json_object_get_string(v) : dflt;
+}
+
+/* Number of elements of an array member, 0 if absent or not an array. */
+static inline size_t fsp_json_array_len(struct json_object *arr)
+{
+	if (!arr || !json_object_is_type(arr, json_type_array))
+		return 0;
+	return json_object_array_length(arr);
+}
+
+#endif

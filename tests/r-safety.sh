@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# r-safety.sh - fsprobe never touches what is not its own: a foreign loop
+# device named by a forged stale journal survives `cleanup`; a state base
+# that is a symlink or world-writable is refused; two concurrent runs do
+# not share devices or state and give the same verdicts as one run.
+. "$srcdir/tests/root-lib.sh"
+
+# 1. A foreign loop device, and a stale journal that names it with
+#    another image: cleanup must leave it alone.
+truncate -s 64M "$TMPD/foreign.img"
+dev=$(losetup -f --show "$TMPD/foreign.img")
+[ -n "$dev" ]; ok $? "planted a foreign loop device ($dev)"
+fake="$FSPROBE_STATE_DIR/1-1-dead"
+mkdir -m 700 "$FSPROBE_STATE_DIR" "$fake"
+printf 'loop\t%s\t%s\n' "$dev" "$fake/image" > "$fake/journal"
+printf 'image\t%s\t\n' "$TMPD/foreign.img" >> "$fake/journal"
+: > "$fake/lock"
+"$FSPROBE" cleanup > "$TMPD/out" 2>&1; rc=$?
+[ $rc -eq 0 ]; ok $? "cleanup exits 0 (rc $rc): $(cat "$TMPD/out")"
+losetup "$dev" 2>/dev/null | grep -qF "$TMPD/foreign.img"
+ok $? "the foreign loop device is still attached to its file"
+grep -q "2 entries not ours left alone" "$TMPD/out"
+ok $? "cleanup reports both foreign entries it refused"
+losetup -d "$dev"
+# The journal's 'image' line named a file outside the run: it is ours to
+# remove only if it is inside the run directory.
+[ -f "$TMPD/foreign.img" ]; ok $? "a file outside the run directory is not removed"
+rm -f "$TMPD/foreign.img"
+
+# 2. A state base that is a symlink, or not 0700, is refused.
+ln -s "$TMPD" "$TMPD/link"
+FSPROBE_STATE_DIR="$TMPD/link" "$FSPROBE" run -p xfs-default > /dev/null 2> "$TMPD/err"
+rc=$?; [ $rc -eq 2 ] && grep -q 'not a root-owned 0700 directory' "$TMPD/err"
+ok $? "symlinked state base refused with exit 2 (rc $rc)"
+mkdir -m 777 "$TMPD/open"
+FSPROBE_STATE_DIR="$TMPD/open" "$FSPROBE" run -p xfs-default > /dev/null 2> "$TMPD/err"
+rc=$?; [ $rc -eq 2 ]; ok $? "world-writable state base refused (rc $rc)"
+
+# 3. Two runs at once give the verdicts of one run.
+P="-p ext4-default -p xfs-default -p btrfs-default -p tmpfs-huge-always -P fault-pmd"
+"$FSPROBE" run $P -f json -o "$TMPD/single.json" 2>/dev/null
+"$FSPROBE" run $P -f json -o "$TMPD/a.json" 2>/dev/null & a=$!
+"$FSPROBE" run $P -f json -o "$TMPD/b.json" 2>/dev/null & b=$!
+wait $a; ra=$?; wait $b; rb=$?
+[ $ra -eq 0 ] && [ $rb -eq 0 ]; ok $? "two concurrent runs exit 0 ($ra, $rb)"
+verdicts() { python3 -c 'import json,sys; print(" ".join(p["name"]+"="+p["verdict"]+":"+str([e for pr in p["probes"] for k, e in pr["evidence"].items() if k.endswith("pmd_mapped_kb")]) for p in json.load(open(sys.argv[1]))["profiles"]))' "$1"; }
+s=$(verdicts "$TMPD/single.json")
+[ "$(verdicts "$TMPD/a.json")" = "$s" ] && [ "$(verdicts "$TMPD/b.json")" = "$s" ]
+ok $? "both concurrent runs measured what a single run did: $s"
+check_no_leaks
+done_testing

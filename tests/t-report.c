@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * t-report.c - the renderers on recorded result documents (tests/data/
+ * run-6.18.json, run-6.12-rothp.json, escape.json), no root needed:
+ * KTAP structure checked line by line against ktap.rst (version, plan,
+ * numbering per level, SKIP/ERROR directives, no '#' in names, one line
+ * per item), JUnit counts and escaping of hostile text (markup, control
+ * characters, invalid UTF-8), compare's verdict lines and its worse flag,
+ * and the loader's messages for broken documents.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "report.h"
+
+#define ARROW "\xe2\x86\x92"
+#define R "\xef\xbf\xbd"	/* U+FFFD */
+
+static char datadir[4096];
+
+static struct json_object *load(const char *name)
+{
+	struct json_object *doc = NULL;
+	char path[4200], err[512];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", datadir, name);
+	ret = fsp_doc_load(path, &doc, err, sizeof(err));
+	tap_ok(!ret && doc, "load %s%s%s", name, ret ? ": " : "",
+	       ret ? err : "");
+	return doc;
+}
+
+typedef int (*render_fn)(FILE *out, struct json_object *doc);
+
+/* Render doc to a malloc'd string; *ret gets the renderer's return. */
+static char *render(render_fn fn, struct json_object *doc, int *ret)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	*ret = fn(m, doc);
+	fclose(m);
+	return buf;
+}
+
+static char *compare(struct json_object *a, struct json_object *b,
+		     int *worse, int *ret)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	*ret = fsp_compare(m, a, b, worse);
+	fclose(m);
+	return buf;
+}
+
+/* Is line (a whole line) in text? */
+static int has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = text;
+
+	while (p && (p = strstr(p, line))) {
+		if ((p == text || p[-1] == '\n') &&
+		    (p[n] == '\n' || p[n] == '\0'))
+			return 1;
+		p += 1;
+	}
+	return 0;
+}
+
+/* Lines of text that start with prefix. */
+static int count_prefix(const char *text, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	const char *p = text;
+	int count = 0;
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, n))
+			count++;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return count;
+}
+
+static int count_str(const char *text, const char *s)
+{
+	int count = 0;
+
+	while ((text = strstr(text, s))) {
+		count++;
+		text += strlen(s);
+	}
+	return count;
+}
+
+/* A control character other than '\n' (and '\t' if tab: XML text). */
+static int has_control(const char *text, int tab)
+{
+	for (; *text; text++)
+		if ((unsigned char)*text < 0x20 && *text != '\n' &&
+		    !(tab && *text == '\t'))
+			return 1;
+	return 0;
+}
+
+static int valid_utf8(const unsigned char *s)
+{
+	while (*s) {
+		int n = *s < 0x80 ? 1 : (*s & 0xe0) == 0xc0 ? 2 :
+			(*s & 0xf0) == 0xe0 ? 3 : (*s & 0xf8) == 0xf0 ? 4 : 0;
+		int i;
+
+		if (!n || (n == 2 && *s < 0xc2))
+			return 0;
+		for (i = 1; i < n; i++)
+			if ((s[i] & 0xc0) != 0x80)
+				return 0;
+		s += n;
+	}
+	return 1;
+}
+
+/*
+ * A KTAP v1 structure check: every line is a version, plan, result or
+ * diagnostic line; subtests are indented two spaces per level; results
+ * are numbered 1..N at each level and match the plan; a description has
+ * no '#'. Returns 0, or -1 with the offending line in why.
+ */
+static int ktap_check(const char *text, char *why, size_t len)
+{
+	int plan[8], next[8], depth = -1, lineno = 0;
+	const char *p = text;
+
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		char line[1024], *s;
+		int indent = 0, level, n;
+
+		if (!eol)
+			eol = p + strlen(p);
+		snprintf(line, sizeof(line), "%.*s", (int)(eol - p), p);
+		p = *eol ? eol + 1 : eol;
+		lineno++;
+		while (line[indent] == ' ')
+			indent++;
+		s = line + indent;
+		level = indent / 2;
+		if (indent % 2 || level > 7)
+			goto bad;
+		if (!strcmp(s, "KTAP version 1")) {
+			if (level != depth + 1)
+				goto bad;
+			depth = level;
+			plan[depth] = -1;
+			next[depth] = 1;
+		} else if (!strncmp(s, "1..", 3)) {
+			if (level != depth || plan[depth] != -1 ||
+			    next[depth] != 1)
+				goto bad;
+			plan[depth] = atoi(s + 3);
+		} else if (!strncmp(s, "ok ", 3) || !strncmp(s, "not ok ", 7)) {
+			const char *d = s + (*s == 'o' ? 3 : 7), *hash;
+
+			if (level > depth)
+				goto bad;
+			for (; depth > level; depth--)
+				if (plan[depth] != next[depth] - 1)
+					goto bad;
+			n = atoi(d);
+			if (n != next[level]++)
+				goto bad;
+			d = strchr(d, ' ');
+			hash = strchr(line, '#');
+			if (!d || (hash && strncmp(hash - 1, " # ", 3)))
+				goto bad;
+		} else if (*s != '#') {
+			goto bad;
+		}
+	}
+	if (depth != 0 || plan[0] != next[0] - 1) {
+		snprintf(why, len, "plan 1..%d, %d results at the end",
+			 depth >= 0 ? plan[0] : -1,
+			 depth >= 0 ? next[0] - 1 : 0);
+		return -1;
+	}
+	return 0;
+bad:
+	snprintf(why, len, "line %d", lineno);
+	return -1;
+}
+
+static void test_ktap(struct json_object *new, struct json_object *old,
+		      struct json_object *esc)
+{
+	char *k, why[64];
+	int ret;
+
+	k = render(fsp_report_ktap, new, &ret);
+	tap_ok(k && !ret, "ktap 6.18 renders");
+	if (!k)
+		return;
+	tap_ok(!strncmp(k, "KTAP version 1\n1..6\n", 20),
+	       "ktap 6.18: version line, then plan 1..6");
+	tap_ok(!ktap_check(k, why, sizeof(why)), "ktap 6.18 structure (%s)",
+	       ktap_check(k, why, sizeof(why)) ? why : "ok");
+	TAP_EQ_LONG(count_prefix(k, "ok "), 5, "ktap 6.18: top-level ok");
+	TAP_EQ_LONG(count_prefix(k, "not ok "), 1,
+		    "ktap 6.18: top-level not ok");
+	tap_ok(has_line(k, "not ok 2 xfs-default"),
+	       "ktap 6.18: a failed probe makes its profile not ok");
+	tap_ok(has_line(k, "  not ok 5 truncate-split"),
+	       "ktap 6.18: the failed probe in the subtest");
+	tap_ok(has_line(k, "  # reason: EOF page not zeroed past the cut: "
+			"byte 5246977 reads 0xa5, want 0x00"),
+	       "ktap 6.18: a failure's reason as a diagnostic line");
+	tap_ok(has_line(k, "  ok 3 collapse # SKIP MADV_COLLAPSE: EINVAL "
+			"(READ_ONLY_THP_FOR_FS not set)"),
+	       "ktap 6.18: probe skip with the SKIP directive and the reason");
+	tap_ok(has_line(k, "ok 6 erofs-lz4 # SKIP required tool mkfs.erofs "
+			"not found"),
+	       "ktap 6.18: a skipped profile without probes");
+	tap_ok(has_line(k, "ok 3 btrfs-default"),
+	       "ktap 6.18: verdict base is information, not a failure");
+	tap_ok(has_line(k, "# verdict: pmd route: fault max_order: read=9 "
+			"fault=9"), "ktap 6.18: verdict diagnostic line");
+	tap_ok(has_line(k, "# verdict: skip route: none max_order: read=- "
+			"fault=-"), "ktap 6.18: missing route/max_order");
+	tap_ok(has_line(k, "  # file_pmd_mapped_kb: 8192"),
+	       "ktap 6.18: evidence as key: value diagnostic lines");
+	tap_ok(has_line(k, "  # orders: {\"0\":3,\"2\":1,\"9\":4}"),
+	       "ktap 6.18: nested evidence as one line of JSON");
+	TAP_EQ_LONG(count_prefix(k, "  KTAP version 1"), 5,
+		    "ktap 6.18: one subtest per profile with probes");
+	TAP_EQ_LONG(count_prefix(k, "  1..9"), 3, "ktap 6.18: subtest plans");
+	free(k);
+
+	k = render(fsp_report_ktap, old, &ret);
+	tap_ok(k && !ret && !ktap_check(k, why, sizeof(why)),
+	       "ktap 6.12 renders with a valid structure");
+	tap_ok(k && has_line(k, "not ok 6 squashfs-xz # ERROR worker killed "
+			     "by signal 9"),
+	       "ktap 6.12: verdict error is not ok with the ERROR directive");
+	tap_ok(k && has_line(k, "# verdict: pmd-collapse-only route: collapse "
+			     "max_order: read=0 fault=0"),
+	       "ktap 6.12: collapse-only verdict line");
+	tap_ok(k && has_line(k, "# thp: enabled=madvise shmem_enabled=never "
+			     "read_only_thp_for_fs=true"),
+	       "ktap 6.12: THP header diagnostic");
+	free(k);
+
+	k = render(fsp_report_ktap, esc, &ret);
+	tap_ok(k && !ret && !ktap_check(k, why, sizeof(why)),
+	       "ktap hostile text: valid structure (%s)",
+	       k && ktap_check(k, why, sizeof(why)) ? why : "ok");
+	if (!k)
+		return;
+	tap_ok(!has_control(k, 0), "ktap hostile text: no control characters");
+	tap_ok(has_line(k, "not ok 1 weird_one <&>") &&
+	       has_line(k, "  not ok 1 odd_name"),
+	       "ktap hostile text: hash signs in names replaced");
+	tap_ok(has_line(k, "  not ok 3 mystery # ERROR unknown result "
+			"'frobnicated'"), "ktap: unknown result is an ERROR");
+	tap_ok(has_line(k, "  # nul: a b"), "ktap: embedded NUL kept apart");
+	tap_ok(has_line(k, "not ok 3 broken # ERROR mkfs said <&\"'> then  "
+			"bell [0m tab newline ]]> \xc3\xa9t\xc3\xa9 " ARROW),
+	       "ktap: an error reason stays on its result line");
+	free(k);
+}
+
+static void test_junit(struct json_object *new, struct json_object *esc)
+{
+	struct json_object *doc, *pr, *ev, *profs;
+	char *x;
+	int ret;
+
+	x = render(fsp_report_junit, new, &ret);
+	tap_ok(x && !ret, "junit 6.18 renders");
+	if (!x)
+		return;
+	tap_ok(!strncmp(x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 39),
+	       "junit: XML declaration first");
+	tap_ok(strstr(x, "<testsuites name=\"fsprobe\" tests=\"40\" "
+		      "failures=\"1\" errors=\"0\" skipped=\"16\" "
+		      "time=\"5.762\">") != NULL, "junit 6.18: totals");
+	TAP_EQ_LONG(count_str(x, "<testsuite "), 6, "junit: one suite each");
+	TAP_EQ_LONG(count_str(x, "<testcase "), 40, "junit: testcases");
+	TAP_EQ_LONG(count_str(x, "<skipped "), 16, "junit: skipped");
+	tap_ok(strstr(x, "<testsuite name=\"xfs-default\" tests=\"9\" "
+		      "failures=\"1\" errors=\"0\" skipped=\"2\" "
+		      "time=\"1.240\">") != NULL, "junit: xfs suite counts");
+	tap_ok(strstr(x, "<testcase classname=\"fsprobe.xfs-default\" "
+		      "name=\"truncate-split\" time=\"0.063\">\n"
+		      "      <failure message=\"EOF page not zeroed past the "
+		      "cut: byte 5246977 reads 0xa5, want 0x00\" "
+		      "type=\"fail\">") != NULL, "junit: failure with message");
+	tap_ok(strstr(x, "<testcase classname=\"fsprobe.erofs-lz4\" "
+		      "name=\"profile\">\n      <skipped message=\"required "
+		      "tool mkfs.erofs not found\"/>") != NULL,
+	       "junit: skipped profile without probes: testcase 'profile'");
+	tap_ok(strstr(x, "<property name=\"verdict\" value=\"shmem-pmd\"/>") &&
+	       strstr(x, "<property name=\"kernel\" value=\"6.18.0\"/>") &&
+	       strstr(x, "<property name=\"max_order.fault\" "
+		      "value=\"unmeasured\"/>"),
+	       "junit: properties, unmeasured order");
+	tap_ok(strstr(x, "file_pmd_mapped_kb: 8192\n") != NULL,
+	       "junit: evidence in system-out");
+	free(x);
+
+	x = render(fsp_report_junit, esc, &ret);
+	tap_ok(x && !ret, "junit hostile text renders");
+	if (!x)
+		return;
+	tap_ok(!has_control(x, 1) && valid_utf8((unsigned char *)x),
+	       "junit hostile text: no control characters, valid UTF-8");
+	tap_ok(strstr(x, "<failure message=\"mkfs said &lt;&amp;&quot;&apos;"
+		      "&gt; then \xef\xbf\xbd" "bell\xef\xbf\xbd[0m&#9;tab"
+		      "&#10;newline ]]&gt; \xc3\xa9t\xc3\xa9 " ARROW "\"") !=
+	       NULL, "junit: attribute escaping, controls -> U+FFFD");
+	tap_ok(strstr(x, "reason: mkfs said &lt;&amp;\"'&gt; then "
+		      "\xef\xbf\xbd" "bell") != NULL,
+	       "junit: text escaping");
+	tap_ok(strstr(x, "<testsuite name=\"weird#one &lt;&amp;&gt;\"") &&
+	       strstr(x, "classname=\"fsprobe.weird#one &lt;&amp;&gt;\""),
+	       "junit: names escaped");
+	tap_ok(strstr(x, "nul: a\xef\xbf\xbd" "b\n") != NULL,
+	       "junit: embedded NUL -> U+FFFD");
+	tap_ok(strstr(x, "<testcase classname=\"fsprobe.broken\" "
+		      "name=\"profile\">\n      <error message=") != NULL,
+	       "junit: verdict error gets an errored 'profile' testcase");
+	tap_ok(strstr(x, "errors=\"3\" skipped=\"2\"") != NULL,
+	       "junit: unknown result and errors counted as errors");
+	free(x);
+
+	/* Bytes no JSON file of ours holds: broken UTF-8, U+FFFE, dots. */
+	doc = NULL;
+	if (json_object_deep_copy(esc, &doc, NULL))
+		return;
+	profs = fsp_json_get(doc, "profiles");
+	pr = json_object_array_get_idx(fsp_json_get(
+		json_object_array_get_idx(profs, 0), "probes"), 0);
+	ev = fsp_json_get(pr, "evidence");
+	json_object_object_add(ev, "raw", json_object_new_string(
+		"\xff|\xc0\xaf|\xed\xa0\x80|\xef\xbf\xbe|\xf4\x90\x80\x80|"
+		"\xe2\x82|ok\xf0\x9f\x90\xa7"));
+	json_object_object_add(json_object_array_get_idx(profs, 1), "name",
+			       json_object_new_string("ext4.1k"));
+	x = render(fsp_report_junit, doc, &ret);
+	tap_ok(x && valid_utf8((unsigned char *)x) &&
+	       strstr(x, "raw: " R "|" R R "|" R "|" R "|" R R R R "|" R R
+		      "|ok") &&
+	       strstr(x, "|ok\xf0\x9f\x90\xa7\n"),
+	       "junit: invalid UTF-8 replaced, valid 4-byte kept");
+	tap_ok(x && strstr(x, "classname=\"fsprobe.ext4_1k\"") &&
+	       strstr(x, "<testsuite name=\"ext4.1k\""),
+	       "junit: dots in classname only become '_'");
+	free(x);
+	json_object_put(doc);
+}
+
+static void test_tolerant(void)
+{
+	struct json_object *doc = json_tokener_parse(
+		"{\"fsprobe\":\"0\",\"kernel\":\"k\",\"profiles\":[{\"name\":"
+		"\"p\",\"verdict\":\"pmd\",\"max_order\":{\"read\":null},"
+		"\"probes\":[{\"name\":\"a\",\"result\":\"pass\"}]}]}");
+	struct json_object *empty = json_tokener_parse(
+		"{\"fsprobe\":\"0\",\"kernel\":\"k\",\"profiles\":[]}");
+	char *k, *x;
+	int r1, r2;
+
+	k = render(fsp_report_ktap, doc, &r1);
+	x = render(fsp_report_junit, doc, &r2);
+	tap_ok(k && !r1 && has_line(k, "ok 1 p") &&
+	       has_line(k, "# verdict: pmd route: none max_order: read=- "
+			"fault=-") && has_line(k, "  ok 1 a"),
+	       "ktap: optional keys missing");
+	tap_ok(x && !r2 && strstr(x, "<testcase classname=\"fsprobe.p\" "
+				  "name=\"a\">") &&
+	       strstr(x, "tests=\"1\" failures=\"0\" errors=\"0\" "
+		      "skipped=\"0\">"),
+	       "junit: optional keys missing, no time attributes");
+	free(k);
+	free(x);
+	k = render(fsp_report_ktap, empty, &r1);
+	tap_ok(k && !r1 && !strncmp(k, "KTAP version 1\n1..0\n", 20),
+	       "ktap: no profiles is plan 1..0");
+	free(k);
+	k = render(fsp_report_ktap, NULL, &r1);
+	TAP_EQ_LONG(r1, -EINVAL, "ktap: no document");
+	free(k);
+	json_object_put(doc);
+	json_object_put(empty);
+}
+
+static void set_verdict(struct json_object *doc, const char *profile,
+			const char *verdict)
+{
+	struct json_object *profs = fsp_json_get(doc, "profiles");
+	size_t i;
+
+	for (i = 0; i < fsp_json_array_len(profs); i++) {
+		struct json_object *p = json_object_array_get_idx(profs, i);
+
+		if (!strcmp(fsp_json_get_str(p, "name", ""), profile))
+			json_object_object_add(p, "verdict",
+					       json_object_new_string(verdict));
+	}
+}
+
+static void test_compare(struct json_object *new, struct json_object *old)
+{
+	struct json_object *copy = NULL;
+	int worse = -1, ret;
+	char *c;
+
+	c = compare(old, new, &worse, &ret);
+	tap_ok(c && !ret, "compare 6.12 -> 6.18 renders");
+	if (!c)
+		return;
+	TAP_EQ_LONG(worse, 1, "compare 6.12 -> 6.18: worse");
+	tap_ok(has_line(c, "  old: kernel 6.12.57-rothp (x86_64, fsprobe "
+			"0.1.0, READ_ONLY_THP_FOR_FS=y, THP "
+			"enabled=madvise)") &&
+	       strstr(c, "  new: kernel 6.18.0 ("),
+	       "compare: header names both kernels");
+	tap_ok(has_line(c, "  btrfs-default: pmd-collapse-only " ARROW
+			" base (WORSE); route collapse " ARROW " none"),
+	       "compare: collapse-only -> base");
+	tap_ok(has_line(c, "      truncate-split: pass " ARROW " fail "
+			"(WORSE): EOF page not zeroed past the cut: byte 5246977 "
+			"reads 0xa5, want 0x00"), "compare: probe pass -> fail");
+	tap_ok(!!strstr(c, "\n  ext4-default: pmd-collapse-only " ARROW
+		      " pmd (better); route collapse " ARROW " fault; "
+		      "max_order read 0 " ARROW " 9, fault 0 " ARROW " 9\n"),
+	       "compare: better, with route and order changes");
+	tap_ok(has_line(c, "  reiserfs-default: removed (was base)") &&
+	       has_line(c, "  erofs-lz4: added (skip: required tool "
+			"mkfs.erofs not found)"),
+	       "compare: removed and added profiles");
+	tap_ok(has_line(c, "  squashfs-xz: error " ARROW " base (not "
+			"measured: worker killed by signal 9)"),
+	       "compare: error -> measured is 'not measured'");
+	tap_ok(has_line(c, "  gain PMD text (now pmd): ext4-default "
+			"(pmd-collapse-only " ARROW " pmd)") &&
+	       has_line(c, "  lose PMD text (was pmd): none") &&
+	       has_line(c, "  result: WORSE, 2 measured regressions"),
+	       "compare: summary");
+	free(c);
+
+	copy = NULL;
+	json_object_deep_copy(new, &copy, NULL);
+	set_verdict(copy, "xfs-default", "base");
+	c = compare(new, copy, &worse, &ret);
+	TAP_EQ_LONG(worse, 1, "compare pmd -> base: worse");
+	tap_ok(c && !ret && has_line(c, "  xfs-default: pmd " ARROW
+				     " base (WORSE)"),
+	       "compare: 'xfs-default: pmd " ARROW " base'");
+	tap_ok(c && has_line(c, "  lose PMD text (was pmd): xfs-default "
+			     "(pmd " ARROW " base)"),
+	       "compare: lose PMD text names xfs-default");
+	free(c);
+	json_object_put(copy);
+
+	c = compare(new, new, &worse, &ret);
+	TAP_EQ_LONG(worse, 0, "compare equal documents: not worse");
+	tap_ok(c && !ret && has_line(c, "  xfs-default: pmd (unchanged)") &&
+	       has_line(c, "  result: no measured regression") &&
+	       !strstr(c, ARROW " fail"), "compare equal: all unchanged");
+	free(c);
+
+	copy = NULL;
+	json_object_deep_copy(new, &copy, NULL);
+	set_verdict(copy, "ext4-default", "skip");
+	set_verdict(copy, "tmpfs-huge-always", "error");
+	c = compare(new, copy, &worse, &ret);
+	TAP_EQ_LONG(worse, 0, "compare pmd -> skip: not measured, not worse");
+	tap_ok(c && strstr(c, "\n  ext4-default: pmd " ARROW " skip (not "
+			   "measured)\n") &&
+	       strstr(c, "not measured on one side (skip/error, not "
+		      "counted): ext4-default (pmd " ARROW " skip), "
+		      "tmpfs-huge-always (shmem-pmd " ARROW " error)"),
+	       "compare: skip/error transitions reported as not measured");
+	free(c);
+	json_object_put(copy);
+
+	c = compare(new, old, &worse, &ret);
+	TAP_EQ_LONG(worse, 1, "compare 6.18 -> 6.12: worse");
+	tap_ok(c && has_line(c, "      truncate-split: fail " ARROW " pass "
+			     "(fixed)") &&
+	       strstr(c, "\n  ext4-default: pmd " ARROW " pmd-collapse-only "
+		      "(WORSE)"), "compare backwards: fixed, and pmd lost");
+	free(c);
+	c = compare(NULL, new, &worse, &ret);
+	TAP_EQ_LONG(ret, -EINVAL, "compare: no document");
+	free(c);
+}
+
+/* Write text to a temporary file and load it; the message in err. */
+static int load_text(const char *text, char *path, size_t plen,
+		     char *err, size_t elen, struct json_object **doc)
+{
+	const char *tmp = getenv("TMPDIR");
+	FILE *f;
+	int fd, ret;
+
+	*doc = NULL;
+	snprintf(path, plen, "%s/t-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	fputs(text, f);
+	fclose(f);
+	*doc = (struct json_object *)1;
+	ret = fsp_doc_load(path, doc, err, elen);
+	unlink(path);
+	return ret;
+}
+
+static void expect_load_error(const char *text, const char *msg,
+			      const char *what)
+{
+	struct json_object *doc;
+	char path[4200], err[512];
+	int ret;
+
+	ret = load_text(text, path, sizeof(path), err, sizeof(err), &doc);
+	tap_ok(ret == -EINVAL && !doc && strstr(err, path) == err &&
+	       strstr(err, msg), "load %s: -EINVAL, '%s' (got %d '%s')",
+	       what, msg, ret, err);
+}
+
+static void test_load(void)
+{
+	struct json_object *doc = (struct json_object *)1;
+	char err[512], path[4200];
+	int ret;
+
+	ret = fsp_doc_load("/nonexistent/run.json", &doc, err, sizeof(err));
+	tap_ok(ret == -ENOENT && !doc &&
+	       !strcmp(err, "/nonexistent/run.json: No such file or "
+		       "directory"), "load missing file: -ENOENT (%s)", err);
+	expect_load_error("{\"fsprobe\": \"0\",\n \"kernel\": }", ":2: not a "
+			  "JSON document", "broken JSON");
+	expect_load_error("{\"fsprobe\": \"0\"", "ends early", "truncated");
+	expect_load_error("{} {}", "text after the end", "two documents");
+	expect_load_error("[1]", "top level is not an object", "an array");
+	expect_load_error("null", "top level is null", "null");
+	expect_load_error(" \n", "empty file", "empty");
+	expect_load_error("{\"fsprobe\":\"0\",\"profiles\":[]}",
+			  "missing key 'kernel'", "no kernel");
+	expect_load_error("{\"fsprobe\":\"0\",\"kernel\":\"k\",\"profiles\":"
+			  "{}}", "key 'profiles' is not an array (object)",
+			  "profiles not an array");
+	expect_load_error("{\"fsprobe\":\"0\",\"kernel\":\"k\",\"profiles\":"
+			  "[{\"name\":\"xfs\"}]}", "profile 'xfs' "
+			  "(profiles[0]): missing key 'verdict'", "no verdict");
+	expect_load_error("{\"fsprobe\":\"0\",\"kernel\":\"k\",\"profiles\":"
+			  "[{\"verdict\":\"pmd\"}]}", "profiles[0]: missing "
+			  "key 'name'", "no name");
+	expect_load_error("{\"fsprobe\":\"0\",\"kernel\":\"k\",\"profiles\":"
+			  "[{\"name\":\"x\",\"verdict\":\"pmd\"}]}",
+			  "missing key 'probes'", "measured without probes");
+	expect_load_error("{\"fsprobe\":\"0\",\"kernel\":\"k\",\"profiles\":"
+			  "[{\"name\":\"x\",\"verdict\":\"pmd\",\"probes\":"
+			  "[{\"name\":\"a\",\"result\":\"pass\"},{\"name\":"
+			  "\"b\"}]}]}", "profile 'x' (profiles[0]): "
+			  "probes[1]: missing key 'result'", "no result");
+	expect_load_error("{\"fsprobe\":\"0\",\"kernel\":\"k\",\"profiles\":"
+			  "[{\"name\":\"x\",\"verdict\":null,\"probes\":[]}]}",
+			  "key 'verdict' is not a string (null)",
+			  "null verdict");
+	ret = load_text("{\"fsprobe\":\"0\",\"kernel\":\"k\",\"profiles\":"
+			"[{\"name\":\"x\",\"verdict\":\"skip\",\"reason\":"
+			"\"not root\"}]}\n", path, sizeof(path), err,
+			sizeof(err), &doc);
+	tap_ok(!ret && doc, "load: a skipped profile may have no probes");
+	json_object_put(doc);
+}
+
+int main(void)
+{
+	struct json_object *new, *old, *esc;
+	const char *src = getenv("FSP_TEST_DATA");
+
+	if (src && *src)
+		snprintf(datadir, sizeof(datadir), "%s", src);
+	else
+		snprintf(datadir, sizeof(datadir), "%s/tests/data",
+			 getenv("srcdir") ? getenv("srcdir") : ".");
+	new = load("run-6.18.json");
+	old = load("run-6.12-rothp.json");
+	esc = load("escape.json");
+	if (!new || !old || !esc) {
+		tap_diag("fixtures missing in %s (set srcdir)", datadir);
+		return tap_done();
+	}
+	test_ktap(new, old, esc);
+	test_junit(new, esc);
+	test_tolerant();
+	test_compare(new, old);
+	test_load();
+	json_object_put(new);
+	json_object_put(old);
+	json_object_put(esc);
+	return tap_done();
+}
