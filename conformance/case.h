@@ -10,6 +10,7 @@
 #define FSP_CASE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <json-c/json.h>
 
 #include "sysinfo.h"
@@ -76,6 +77,14 @@ void fsp_ev_str(struct fsp_probe *p, const char *key, const char *v);
 void fsp_ev_bool(struct fsp_probe *p, const char *key, int v);
 int fsp_case_path(const struct fsp_target *t, int prep, const char *name,
 		  char *buf, size_t len);
+
+/*
+ * Create a pattern test file in t->prep_dir. On tmpfs the writer decides
+ * the folio size, so with hint the file is filled through a hinted
+ * shared mapping (as a hinted reader would get it elsewhere).
+ */
+int fsp_case_create(const struct fsp_target *t, const char *name,
+		    size_t size, uint32_t seed, int hint);
 
 /* A test file mapped at a PMD-aligned address and faulted in. */
 struct fsp_mapping {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "case.h"
@@ -180,4 +181,49 @@ long fsp_case_read_ahead_kb(const struct fsp_target *t)
 	if (!t->read_ahead_path || fsp_read_ulong(t->read_ahead_path, &kb))
 		return -1;
 	return (long)kb;
+}
+
+/* tmpfs: allocate the file's folios by faulting a hinted mapping. */
+static int shmem_fill_hinted(const struct fsp_target *t, const char *path,
+			     size_t size, uint32_t seed)
+{
+	struct statvfs sv;
+	void *p;
+	int fd, ret;
+
+	/* A store through the mapping past the size limit is a SIGBUS. */
+	if (statvfs(t->prep_dir, &sv))
+		return -errno;
+	if ((unsigned long long)sv.f_bavail * sv.f_frsize < size)
+		return -ENOSPC;
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	ret = ftruncate(fd, size) ? -errno : 0;
+	if (!ret)
+		ret = fsp_map_aligned(fd, size, PROT_READ | PROT_WRITE,
+				      MAP_SHARED, 0, t->si->pmd_size ?
+				      t->si->pmd_size : 2UL << 20, &p);
+	if (!ret) {
+		madvise(p, size, MADV_HUGEPAGE);
+		fsp_pattern_fill(p, 0, size, seed);
+		munmap(p, size);
+	}
+	close(fd);
+	if (ret)
+		unlink(path);
+	return ret;
+}
+
+int fsp_case_create(const struct fsp_target *t, const char *name,
+		    size_t size, uint32_t seed, int hint)
+{
+	char path[4096];
+	int ret = fsp_case_path(t, 1, name, path, sizeof(path));
+
+	if (ret)
+		return ret;
+	if (t->shmem && hint)
+		return shmem_fill_hinted(t, path, size, seed);
+	return fsp_file_create(path, size, seed, 0644);
 }

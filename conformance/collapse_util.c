@@ -42,7 +42,7 @@ int fsp_madv_collapse(void *addr, size_t len, int fd,
 			 * for it, a second attempt can succeed.
 			 */
 			if (fsync(fd)) {
-				/* Read-only filesystems have no fsync: no dirt. */
+				/* Read-only filesystems: no fsync, no dirt. */
 				c->fsync_rc = -errno;
 				break;
 			}

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "case.h"
@@ -28,70 +27,14 @@
 #define HINT_SEED 0x11
 #define PLAIN_SEED 0x12
 
-/* The directory part of path (static buffer: cases run one at a time). */
-static const char *path_dir(const char *path)
-{
-	static char dir[4096];
-	char *slash;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash && slash != dir)
-		*slash = '\0';
-	return dir;
-}
-
-/* tmpfs: allocate the file's folios by faulting a hinted mapping. */
-static int shmem_fill_hinted(const char *path, size_t size, uint32_t seed,
-			     size_t pmd)
-{
-	struct statvfs sv;
-	void *p;
-	int fd, ret;
-
-	/* A store through the mapping past the size limit is a SIGBUS. */
-	if (statvfs(path_dir(path), &sv))
-		return -errno;
-	if ((unsigned long long)sv.f_bavail * sv.f_frsize < size)
-		return -ENOSPC;
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (ftruncate(fd, size)) {
-		ret = -errno;
-		goto out;
-	}
-	ret = fsp_map_aligned(fd, size, PROT_READ | PROT_WRITE, MAP_SHARED, 0,
-			      pmd, &p);
-	if (ret)
-		goto out;
-	madvise(p, size, MADV_HUGEPAGE);
-	fsp_pattern_fill(p, 0, size, seed);
-	munmap(p, size);
-out:
-	close(fd);
-	return ret;
-}
-
 static int prepare(const struct fsp_target *t)
 {
-	char path[4096];
-	int ret;
+	int ret = fsp_case_create(t, HINT_FILE, FSP_FILE_SIZE, HINT_SEED, 1);
 
-	ret = fsp_case_path(t, 1, HINT_FILE, path, sizeof(path));
-	if (ret)
-		return ret;
-	if (t->shmem)
-		ret = shmem_fill_hinted(path, FSP_FILE_SIZE, HINT_SEED,
-					t->si->pmd_size);
-	else
-		ret = fsp_file_create(path, FSP_FILE_SIZE, HINT_SEED, 0644);
-	if (ret)
-		return ret;
-	ret = fsp_case_path(t, 1, PLAIN_FILE, path, sizeof(path));
-	if (ret)
-		return ret;
-	return fsp_file_create(path, FSP_FILE_SIZE, PLAIN_SEED, 0644);
+	if (!ret)
+		ret = fsp_case_create(t, PLAIN_FILE, FSP_FILE_SIZE, PLAIN_SEED,
+				      0);
+	return ret;
 }
 
 /* Map one file, record its numbers under prefix, check its data. */

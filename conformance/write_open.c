@@ -41,33 +41,6 @@
 #define EXEC_SRC "/usr/bin/sleep"
 
 /* tmpfs: the writer decides folio sizes, so fill through a hinted map. */
-static int shmem_fill_hinted(const struct fsp_target *t, const char *path)
-{
-	struct statvfs sv;
-	void *p;
-	int fd, ret;
-
-	/* A store through the mapping past the size limit is a SIGBUS. */
-	if (statvfs(t->prep_dir, &sv))
-		return -errno;
-	if ((unsigned long long)sv.f_bavail * sv.f_frsize < FSP_FILE_SIZE)
-		return -ENOSPC;
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	ret = ftruncate(fd, FSP_FILE_SIZE) ? -errno : 0;
-	if (!ret)
-		ret = fsp_map_aligned(fd, FSP_FILE_SIZE, PROT_READ | PROT_WRITE,
-				      MAP_SHARED, 0, t->si->pmd_size, &p);
-	if (!ret) {
-		madvise(p, FSP_FILE_SIZE, MADV_HUGEPAGE);
-		fsp_pattern_fill(p, 0, FSP_FILE_SIZE, TEXT_SEED);
-		munmap(p, FSP_FILE_SIZE);
-	}
-	close(fd);
-	return ret;
-}
-
 static int prepare(const struct fsp_target *t)
 {
 	char path[4096];
@@ -76,8 +49,7 @@ static int prepare(const struct fsp_target *t)
 	ret = fsp_case_path(t, 1, TEXT_FILE, path, sizeof(path));
 	if (ret)
 		return ret;
-	ret = t->shmem ? shmem_fill_hinted(t, path) :
-			 fsp_file_create(path, FSP_FILE_SIZE, TEXT_SEED, 0644);
+	ret = fsp_case_create(t, TEXT_FILE, FSP_FILE_SIZE, TEXT_SEED, 1);
 	if (ret)
 		return ret;
 	/* No sleep binary here is a skip of that part, not a broken run. */
@@ -373,11 +345,12 @@ static void exec_checks(const struct fsp_target *t, struct fsp_probe *p)
 			   fd < 0 ? fsp_errno_name(err) : "ok");
 		if (fd >= 0) {
 			close(fd);
-			fsp_probe_set(p, FSP_FAIL, "open(O_WRONLY) of a running "
-				      "binary succeeded (ETXTBSY expected)");
+			fsp_probe_set(p, FSP_FAIL, "open(O_WRONLY) of a "
+				      "running binary succeeded (ETXTBSY "
+				      "expected)");
 		} else if (err != ETXTBSY) {
-			fsp_probe_set(p, FSP_SKIP, "open(O_WRONLY) of a running "
-				      "binary: %s, not ETXTBSY",
+			fsp_probe_set(p, FSP_SKIP, "open(O_WRONLY) of a "
+				      "running binary: %s, not ETXTBSY",
 				      fsp_errno_name(err));
 		}
 	}

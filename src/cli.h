@@ -19,7 +19,8 @@ enum { FSP_EXIT_OK = 0, FSP_EXIT_FAIL = 1, FSP_EXIT_USAGE = 2 };
 enum fsp_cmd_id {
 	CMD_ENV = 1 << 0, CMD_LIST = 1 << 1, CMD_RUN = 1 << 2,
 	CMD_CHECK = 1 << 3, CMD_COMPARE = 1 << 4, CMD_CLEANUP = 1 << 5,
-	CMD_ALL = 0x3f,
+	CMD_VM = 1 << 6,
+	CMD_ALL = 0x7f,
 };
 
 enum fsp_format { FMT_TABLE, FMT_JSON, FMT_KTAP, FMT_JUNIT };
@@ -37,6 +38,10 @@ struct fsp_cli {
 	unsigned long size_mb;
 	int keep;
 	int verbose;
+	const char *kernel;	/* vm: guest kernel image */
+	const char *modules;	/* vm: unpacked /lib/modules/KVER tree */
+	const char *deb;	/* vm: linux-image .deb */
+	unsigned long timeout_s;	/* vm: 0 means the default */
 	char **args;		/* positional arguments after the command */
 	int nr_args;
 };
@@ -78,5 +83,6 @@ int fsp_cmd_run(struct fsp_cli *cli);
 int fsp_cmd_check(struct fsp_cli *cli);
 int fsp_cmd_compare(struct fsp_cli *cli);
 int fsp_cmd_cleanup(struct fsp_cli *cli);
+int fsp_cmd_vm(struct fsp_cli *cli);
 
 #endif

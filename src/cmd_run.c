@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -144,6 +145,27 @@ static void progress(const struct fsp_cli *cli, int done, int nr,
 		json_object_get_string(n), json_object_get_string(v));
 }
 
+/*
+ * fsprobe's own cost, for bench/run: wall time, and the peak RSS of the
+ * parent and of the largest worker (whose test mappings it includes).
+ */
+static void add_resources(struct json_object *doc, long long wall_ms,
+			  int jobs)
+{
+	struct json_object *r = json_object_new_object();
+	struct rusage self, kids;
+
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	json_object_object_add(r, "wall_ms", json_object_new_int64(wall_ms));
+	json_object_object_add(r, "jobs", json_object_new_int(jobs));
+	json_object_object_add(r, "parent_maxrss_kb",
+			       json_object_new_int64(self.ru_maxrss));
+	json_object_object_add(r, "worker_maxrss_kb",
+			       json_object_new_int64(kids.ru_maxrss));
+	json_object_object_add(doc, "resources", r);
+}
+
 static int default_jobs(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -162,6 +184,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	const char *base = getenv("FSPROBE_STATE_DIR");
 	int *status, nr = 0, next = 0, running = 0, done = 0, jobs, i, ret;
 	pid_t *pids, self = getpid();
+	long long t0;
 
 	if (geteuid() != 0) {
 		fsp_warn("run needs root (loop devices, mounts): try "
@@ -209,6 +232,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	pids = calloc(nr, sizeof(*pids));
 	jobs = cli->jobs ? cli->jobs : default_jobs();
 	set_signals(on_signal);
+	t0 = fsp_now_ms();
 
 	while (done < nr) {
 		pid_t pid;
@@ -266,6 +290,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	json_object_object_get_ex(doc, "profiles", &arr);
 	for (i = 0; i < nr; i++)
 		json_object_array_add(arr, results[i]);
+	add_resources(doc, fsp_now_ms() - t0, jobs);
 	if (cli->keep)
 		fprintf(stderr, "fsprobe: kept run directory %s\n", j.dir);
 	else

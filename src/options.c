@@ -14,7 +14,10 @@
 #include "cli.h"
 #include "util.h"
 
-enum { OPT_SIZE = 256, OPT_KEEP };
+enum {
+	OPT_SIZE = 256, OPT_KEEP, OPT_KERNEL, OPT_MODULES, OPT_DEB,
+	OPT_TIMEOUT,
+};
 
 struct fsp_option {
 	const char *name;
@@ -25,21 +28,29 @@ struct fsp_option {
 };
 
 static const struct fsp_option options[] = {
-	{ "profile", 'p', "PROFILE", CMD_RUN | CMD_LIST,
+	{ "profile", 'p', "PROFILE", CMD_RUN | CMD_LIST | CMD_VM,
 	  "profile name or path to a .conf file (repeatable; default: all)" },
-	{ "probe", 'P', "PROBE", CMD_RUN | CMD_CHECK,
+	{ "probe", 'P', "PROBE", CMD_RUN | CMD_CHECK | CMD_VM,
 	  "run only this probe (repeatable; default: all)" },
-	{ "jobs", 'j', "N", CMD_RUN,
+	{ "jobs", 'j', "N", CMD_RUN | CMD_VM,
 	  "profiles run in parallel (default: number of CPUs)" },
-	{ "format", 'f', "FMT", CMD_RUN | CMD_CHECK | CMD_ENV,
+	{ "format", 'f', "FMT", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM,
 	  "output format: table, json, ktap or junit (default: table)" },
-	{ "output", 'o', "FILE", CMD_RUN | CMD_CHECK | CMD_ENV,
+	{ "output", 'o', "FILE", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM,
 	  "write the report to FILE instead of stdout" },
-	{ "size", OPT_SIZE, "MiB", CMD_RUN,
+	{ "size", OPT_SIZE, "MiB", CMD_RUN | CMD_VM,
 	  "image size for every profile (sparse; default: the profile's, "
 	  "else 512)" },
 	{ "keep", OPT_KEEP, NULL, CMD_RUN,
 	  "keep the run directory (images, results) for inspection" },
+	{ "kernel", OPT_KERNEL, "VMLINUZ", CMD_VM,
+	  "guest kernel image (bzImage; default: the one in --deb)" },
+	{ "modules", OPT_MODULES, "DIR", CMD_VM,
+	  "the guest kernel's unpacked /lib/modules/KVER tree" },
+	{ "deb", OPT_DEB, "PKG.deb", CMD_VM,
+	  "a linux-image .deb: its kernel and modules" },
+	{ "timeout", OPT_TIMEOUT, "SEC", CMD_VM,
+	  "stop the guest after SEC seconds (default: 600)" },
 	{ "verbose", 'v', NULL, CMD_ALL, "progress and details on stderr" },
 	{ "help", 'h', NULL, CMD_ALL, "show this help and exit" },
 	{ "version", 'V', NULL, CMD_ALL, "show the version and exit" },
@@ -64,6 +75,9 @@ const struct fsp_command fsp_commands[] = {
 	{ "cleanup", CMD_CLEANUP, "", 0, 0,
 	  "remove what a killed run left (only our own state)",
 	  fsp_cmd_cleanup },
+	{ "vm", CMD_VM, "", 0, 0,
+	  "run the matrix on another kernel under qemu (--kernel/--deb)",
+	  fsp_cmd_vm },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -294,6 +308,22 @@ int fsp_cli_parse(int argc, char **argv, struct fsp_cli *cli)
 		case OPT_KEEP:
 			cli->keep = 1;
 			break;
+		case OPT_KERNEL:
+			cli->kernel = optarg;
+			break;
+		case OPT_MODULES:
+			cli->modules = optarg;
+			break;
+		case OPT_DEB:
+			cli->deb = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_ulong(optarg, 1, 86400, &v))
+				return fsp_usage_error("--timeout takes "
+					"seconds from 1 to 86400, not '%s'",
+					optarg);
+			cli->timeout_s = v;
+			break;
 		case 'v':
 			cli->verbose++;
 			break;
@@ -310,7 +340,11 @@ int fsp_cli_parse(int argc, char **argv, struct fsp_cli *cli)
 			    (o->val == 'f' && cli->format_set) ||
 			    (o->val == 'o' && cli->output) ||
 			    (o->val == OPT_SIZE && cli->size_mb) ||
-			    (o->val == OPT_KEEP && cli->keep);
+			    (o->val == OPT_KEEP && cli->keep) ||
+			    (o->val == OPT_KERNEL && cli->kernel) ||
+			    (o->val == OPT_MODULES && cli->modules) ||
+			    (o->val == OPT_DEB && cli->deb) ||
+			    (o->val == OPT_TIMEOUT && cli->timeout_s);
 
 		if (given && !(o->cmds & cmd->id))
 			return fsp_usage_error("--%s does not apply to '%s'",

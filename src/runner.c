@@ -40,6 +40,7 @@ struct fsp_fsenv {
 	int mounted, lower_mounted;
 	int readonly;
 	long long t_mkfs, t_mount;
+	long long files_kb;	/* what prepare() wrote, for bench/run */
 	char err[2048];
 };
 
@@ -105,6 +106,16 @@ struct json_object *fsp_profile_json(const struct fsp_profile *prof)
 	json_object_object_add(o, "mkfs", a);
 	json_object_object_add(o, "mount_options",
 			       json_object_new_string(prof->mount_options));
+	/* Every stable key is there from the start, also for skip/error. */
+	json_object_object_add(o, "verdict", NULL);
+	json_object_object_add(o, "route", json_object_new_array());
+	a = json_object_new_object();
+	json_object_object_add(a, "read", NULL);
+	json_object_object_add(a, "fault", NULL);
+	json_object_object_add(o, "max_order", a);
+	json_object_object_add(o, "reason", NULL);
+	json_object_object_add(o, "probes", json_object_new_array());
+	json_object_object_add(o, "timing_ms", json_object_new_object());
 	if (prof->description[0])
 		json_object_object_add(o, "description",
 				json_object_new_string(prof->description));
@@ -372,6 +383,26 @@ static void teardown(struct fsp_fsenv *e)
 	fsp_loop_detach(&e->loop);
 }
 
+/* Allocated size of the regular files in dir, in kB. */
+static long long dir_kb(const char *dir)
+{
+	struct dirent *de;
+	long long kb = 0;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (!fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISREG(st.st_mode))
+			kb += st.st_size >> 10;
+	}
+	closedir(d);
+	return kb;
+}
+
 static int prepare_cases(const struct fsp_run_opts *o,
 			 const struct fsp_target *t, char *err, size_t len)
 {
@@ -485,6 +516,7 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 	struct fsp_target t;
 	struct fsp_fsenv e;
 	struct fsp_kmsg km;
+	struct stat st;
 	unsigned long size_mb;
 	char why[512];
 	long long t_probes = 0;
@@ -542,6 +574,7 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 		ret = mkdir_journalled(j, e.stage);
 		if (ret || prepare_cases(o, &t, e.err, sizeof(e.err)))
 			goto fail;
+		e.files_kb = dir_kb(t.prep_dir);
 	}
 	if (prof->lower[0]) {
 		ret = mkdir_journalled(j, e.lower);
@@ -560,6 +593,7 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 		ret = prepare_cases(o, &t, e.err, sizeof(e.err));
 		if (ret)
 			goto fail;
+		e.files_kb = dir_kb(t.prep_dir);
 		ret = recycle(&t);
 		if (ret) {
 			if (!e.err[0])
@@ -585,6 +619,11 @@ timing:
 	json_object_object_add(timing, "probes",
 			       json_object_new_int64(t_probes));
 	json_object_object_add(out, "timing_ms", timing);
+	if (!stat(e.image, &st))
+		json_object_object_add(timing, "image_disk_kb",
+				json_object_new_int64((long long)st.st_blocks / 2));
+	json_object_object_add(timing, "files_kb",
+			       json_object_new_int64(e.files_kb));
 	if (!o->keep) {
 		unlink(e.image);
 		fsp_rmtree(e.dir);
@@ -639,6 +678,7 @@ struct json_object *fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	json_object_object_add(out, "fs", json_object_new_string("(mounted)"));
 	json_object_object_add(out, "mkfs", json_object_new_array());
 	json_object_object_add(out, "mount_options", json_object_new_string(""));
+	json_object_object_add(out, "timing_ms", json_object_new_object());
 	if (fsp_fmt(work, sizeof(work), "%s/.fsprobe-%d", dir, (int)getpid())) {
 		set_verdict(out, "error", "directory path too long");
 		return out;

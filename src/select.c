@@ -131,6 +131,15 @@ int fsp_select_profiles(struct fsp_cli *cli, struct fsp_profile **out,
 			}
 			continue;
 		}
+		for (j = 0; j < i; j++)
+			if (!strcmp(cli->profiles[j], name))
+				break;
+		if (j < i) {
+			fsp_warn("profile '%s' given twice", name);
+			fsp_profile_free_all(sel, i);
+			fsp_profile_free_all(all, nall);
+			return FSP_EXIT_USAGE;
+		}
 		for (j = 0; j < nall; j++)
 			if (!strcmp(all[j].name, name))
 				break;

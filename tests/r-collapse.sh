@@ -14,9 +14,9 @@ DISK="ext4-default xfs-default btrfs-default"
 # Collapse instances (fsprobe-PID-collapse*) whose creator has exited:
 # a live PID is another run's, in use right now.
 instances() {
-	for i in $(ls /sys/kernel/tracing/instances 2>/dev/null); do
-		case $i in fsprobe-*-collapse*) ;; *) continue ;; esac
-		pid=${i#fsprobe-}; pid=${pid%%-*}
+	for d in /sys/kernel/tracing/instances/fsprobe-*-collapse*; do
+		[ -d "$d" ] || continue
+		i=${d##*/}; pid=${i#fsprobe-}; pid=${pid%%-*}
 		[ -d "/proc/$pid" ] || echo "$i"
 	done | sort
 }

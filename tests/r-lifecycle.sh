@@ -38,6 +38,12 @@ json_assert "$J" "all(set(['name','fs','mkfs','mount_options','verdict','route',
 	"every profile has the DESIGN.md keys"
 check_no_leaks
 
+# The write(2) fallback (no io_uring) measures the same.
+FSPROBE_NO_URING=1 "$FSPROBE" run -p xfs-default -p tmpfs-huge-always \
+	-P fault-pmd -f json -o "$TMPD/plain.json" 2> /dev/null
+json_assert "$TMPD/plain.json" "ev('xfs-default', 'fault-pmd')['file_pmd_mapped_kb'] == 8192 and ev('tmpfs-huge-always', 'fault-pmd')['shmem_pmd_mapped_kb'] == 8192" \
+	"without io_uring: the same 8192 kB on xfs and tmpfs"
+
 "$FSPROBE" run -p xfs-default > "$TMPD/table" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^xfs-default  *xfs  *pmd  *fault' "$TMPD/table"
 ok $? "table output has the xfs-default row with verdict and route (rc $rc)"

@@ -442,8 +442,9 @@ static void test_compare(struct json_object *new, struct json_object *old)
 			" base (WORSE); route collapse " ARROW " none"),
 	       "compare: collapse-only -> base");
 	tap_ok(has_line(c, "      truncate-split: pass " ARROW " fail "
-			"(WORSE): EOF page not zeroed past the cut: byte 5246977 "
-			"reads 0xa5, want 0x00"), "compare: probe pass -> fail");
+			"(WORSE): EOF page not zeroed past the cut: byte "
+			"5246977 reads 0xa5, want 0x00"),
+	       "compare: probe pass -> fail");
 	tap_ok(!!strstr(c, "\n  ext4-default: pmd-collapse-only " ARROW
 		      " pmd (better); route collapse " ARROW " fault; "
 		      "max_order read 0 " ARROW " 9, fault 0 " ARROW " 9\n"),

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * uring.c - batched pattern writes with liburing. Buffers are filled
+ * QD at a time, submitted together; short writes are finished with
+ * pwrite(2) (a short buffered write is legal, just rare); the fsync goes
+ * last, after every write has completed.
+ */
+#include <errno.h>
+#include <liburing.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "filedata.h"
+#include "uring.h"
+#include "util.h"
+
+#define QD	8
+#define CHUNK	(1UL << 20)
+
+int fsp_uring_wanted(void)
+{
+	const char *e = getenv("FSPROBE_NO_URING");
+
+	return !(e && *e && strcmp(e, "0"));
+}
+
+static int finish_short(int fd, const char *buf, size_t len, off_t off,
+			size_t done)
+{
+	while (done < len) {
+		ssize_t n = pwrite(fd, buf + done, len - done, off + done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		done += n;
+	}
+	return 0;
+}
+
+/* Submit one batch of n writes and reap all of them. */
+static int write_batch(struct io_uring *ring, int fd, char *bufs, size_t *lens,
+		       off_t base, int n)
+{
+	struct io_uring_cqe *cqe;
+	int i, ret, err = 0;
+
+	for (i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+		io_uring_prep_write(sqe, fd, bufs + i * CHUNK, lens[i],
+				    base + (off_t)i * CHUNK);
+		io_uring_sqe_set_data64(sqe, i);
+	}
+	ret = io_uring_submit_and_wait(ring, n);
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < n; i++) {
+		unsigned int k;
+
+		ret = io_uring_wait_cqe(ring, &cqe);
+		if (ret < 0)
+			return ret;
+		k = (unsigned int)io_uring_cqe_get_data64(cqe);
+		ret = cqe->res;
+		io_uring_cqe_seen(ring, cqe);
+		if (k >= (unsigned int)n)
+			ret = -EIO;
+		else if (ret >= 0 && (size_t)ret < lens[k])
+			ret = finish_short(fd, bufs + k * CHUNK, lens[k],
+					   base + (off_t)k * CHUNK, ret);
+		else if (ret > 0)
+			ret = 0;
+		if (ret < 0 && !err)
+			err = ret;
+	}
+	return err;
+}
+
+int fsp_uring_write_pattern(int fd, size_t size, uint32_t seed)
+{
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe;
+	struct io_uring ring;
+	size_t lens[QD], off = 0;
+	char *bufs;
+	int ret, i;
+
+	ret = io_uring_queue_init(QD + 1, &ring, 0);
+	if (ret < 0)
+		return ret == -ENOSYS || ret == -EPERM ? ret : -EOPNOTSUPP;
+	bufs = malloc(QD * CHUNK);
+	if (!bufs) {
+		io_uring_queue_exit(&ring);
+		return -ENOMEM;
+	}
+	while (off < size && !ret) {
+		for (i = 0; i < QD && off + i * CHUNK < size; i++) {
+			size_t at = off + i * CHUNK;
+
+			lens[i] = size - at < CHUNK ? size - at : CHUNK;
+			fsp_pattern_fill(bufs + i * CHUNK, at, lens[i], seed);
+		}
+		ret = write_batch(&ring, fd, bufs, lens, off, i);
+		off += (size_t)i * CHUNK;
+	}
+	if (!ret) {
+		sqe = io_uring_get_sqe(&ring);
+		io_uring_prep_fsync(sqe, fd, 0);
+		ret = io_uring_submit_and_wait(&ring, 1);
+		if (ret >= 0 && !(ret = io_uring_wait_cqe(&ring, &cqe))) {
+			ret = cqe->res;
+			io_uring_cqe_seen(&ring, cqe);
+		}
+	}
+	free(bufs);
+	io_uring_queue_exit(&ring);
+	return ret < 0 ? ret : 0;
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vm.h - the parts of `fsprobe vm`: running host tools by fork/exec
+ * (vm_spawn.c), the guest's kernel modules from a .deb or a modules tree
+ * (vm_modules.c), and the initramfs: its file list, content hash, cache
+ * and newc cpio writer (vm_initramfs.c). Library style: 0 or -errno, a
+ * one-line reason in the caller's buffer, never exit; cmd_vm.c talks to
+ * the user.
+ */
+#ifndef FSP_VM_H
+#define FSP_VM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* --- vm_spawn.c ------------------------------------------------------- */
+
+struct fsp_vm_proc {
+	int status;		/* exit code, or 128+signal */
+	char *out;		/* stdout (if asked for), NUL-terminated */
+	size_t out_len;
+	char err[2048];		/* tail of stderr */
+};
+
+/*
+ * Start argv (argv[0] an absolute path, or found like fsp_tool_find)
+ * with the given fds as stdin/stdout/stderr (-1: /dev/null); *pid is the
+ * child, which dies with us. The caller waits for it.
+ */
+int fsp_vm_start(char *const argv[], int in_fd, int out_fd, int err_fd,
+		 pid_t *pid);
+/*
+ * Run argv (argv[0] an absolute path, or found like fsp_tool_find) with
+ * stdin from in_fd (-1: /dev/null) and stdout to out_fd (-1: captured in
+ * p->out). Returns 0 when it ran (see p->status), -errno when it could
+ * not, -ETIMEDOUT (killed) after timeout_s. Free p->out with free().
+ */
+int fsp_vm_spawn(char *const argv[], int in_fd, int out_fd, int timeout_s,
+		 struct fsp_vm_proc *p);
+/* mkdtemp under $TMPDIR (or /tmp) with the given prefix. */
+int fsp_vm_mkdtemp(const char *prefix, char *buf, size_t len);
+/* mkdir -p, mode 0755 (0700 for the last component if private). */
+int fsp_vm_mkdirs(const char *path, int private);
+/* The cache directory (created): FSPROBE_CACHE_DIR, /var/cache/fsprobe
+ * for root, else $XDG_CACHE_HOME/fsprobe or ~/.cache/fsprobe. */
+int fsp_vm_cache_dir(char *buf, size_t len);
+
+/* --- vm_modules.c ----------------------------------------------------- */
+
+struct fsp_vm_mods {
+	char kver[128];		/* the modules' (and kernel's) release */
+	char kernel[4096];	/* vmlinuz found in a .deb, else "" */
+	char dir[4096];		/* decompressed .ko files and "order" */
+	char **names;		/* file names in dir, in load order */
+	int nr;
+	char **builtin;		/* wanted modules that are built in */
+	int nr_builtin;
+	char **missing;		/* wanted modules found nowhere */
+	int nr_missing;
+	int own_dir;		/* dir is a temp dir: remove it */
+};
+
+/*
+ * Unpack a linux-image .deb (cached by its content hash in the cache dir)
+ * or take an unpacked /lib/modules/KVER tree, resolve the modules the
+ * matrix needs with depmod + modprobe --show-depends, and decompress
+ * them in load order into m->dir. Either argument may be NULL (not
+ * both). why gets a one-line reason on failure.
+ */
+int fsp_vm_mods_prepare(const char *deb, const char *modules_dir,
+			int verbose, struct fsp_vm_mods *m, char *why,
+			size_t whylen);
+void fsp_vm_mods_release(struct fsp_vm_mods *m);
+
+/* --- vm_initramfs.c --------------------------------------------------- */
+
+struct fsp_vm_entry {
+	char *dst;		/* path in the guest, without leading '/' */
+	mode_t mode;		/* S_IF* | permissions */
+	char *src;		/* host file to copy, or NULL */
+	char *data;		/* inline content (or symlink target) */
+	size_t len;
+	unsigned int rmajor, rminor;	/* device nodes */
+};
+
+struct fsp_vm_img {
+	struct fsp_vm_entry *e;
+	size_t nr, cap;
+	char interp[4096];	/* the host's dynamic loader */
+	char why[512];		/* first failure, for the user */
+};
+
+void fsp_vm_img_init(struct fsp_vm_img *img);
+void fsp_vm_img_free(struct fsp_vm_img *img);
+/* Parents are created as needed; a dst already present is kept. */
+int fsp_vm_img_dir(struct fsp_vm_img *img, const char *dst);
+int fsp_vm_img_file(struct fsp_vm_img *img, const char *dst,
+		    const char *src, mode_t perm);
+int fsp_vm_img_data(struct fsp_vm_img *img, const char *dst,
+		    const char *data, size_t len, mode_t perm);
+int fsp_vm_img_symlink(struct fsp_vm_img *img, const char *dst,
+		       const char *target);
+int fsp_vm_img_chardev(struct fsp_vm_img *img, const char *dst,
+		       unsigned int major, unsigned int minor);
+/*
+ * An executable or DSO plus every shared library the dynamic loader
+ * resolves for it (ld.so --list, fork/exec), the loader included; the
+ * libraries go to their host paths. Static binaries have none.
+ */
+int fsp_vm_img_elf(struct fsp_vm_img *img, const char *dst,
+		   const char *src);
+/*
+ * Write the image as a gzip'd newc cpio to CACHE/initrd-HASH.cpio.gz, or
+ * reuse it if it is there; path gets its name, *hit whether it was reused.
+ */
+int fsp_vm_img_build(struct fsp_vm_img *img, const char *cache, char *path,
+		     size_t len, int *hit);
+
+/* Content hash (FNV-1a 64) helpers shared with vm_modules.c. */
+#define FSP_VM_HASH_INIT 0xcbf29ce484222325ULL
+uint64_t fsp_vm_hash(uint64_t h, const void *buf, size_t len);
+int fsp_vm_hash_file(uint64_t *h, const char *path);
+
+#endif

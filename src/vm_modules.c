@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * vm_modules.c - the guest kernel's modules for `fsprobe vm`. Distro
+ * kernels build loop and most filesystems as modules, so the initramfs
+ * must carry them, in an order the guest's busybox insmod can follow
+ * without modprobe: that order comes from the host's kmod, `depmod -b`
+ * then `modprobe -d ROOT -S KVER --show-depends` (softdeps included, so
+ * crc32c arrives before btrfs asks the crypto API for it). A modules tree
+ * given with --modules is never written to: depmod works on a temporary
+ * tree of symlinks to it. A .deb is unpacked with dpkg-deb once; its
+ * kernel and decompressed modules are cached under the hash of the .deb,
+ * so the second boot of the same package skips the ~10 s of unpacking,
+ * depmod and xz.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "vm.h"
+
+#define TOOL_TIMEOUT_S 300
+#define MODS_VERSION "fsprobe-vm-mods-1"
+
+/* What the profile matrix mounts; dependencies come from modprobe. */
+static const char *const wanted[] = {
+	"loop", "ext4", "xfs", "btrfs", "squashfs", "erofs", "overlay",
+};
+
+static int push(char ***arr, int *nr, const char *s)
+{
+	char **a;
+	int i;
+
+	for (i = 0; i < *nr; i++)
+		if (!strcmp((*arr)[i], s))
+			return 0;
+	a = realloc(*arr, (*nr + 1) * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	*arr = a;
+	a[*nr] = strdup(s);
+	if (!a[*nr])
+		return -ENOMEM;
+	(*nr)++;
+	return 0;
+}
+
+static void free_list(char **arr, int nr)
+{
+	while (nr-- > 0)
+		free(arr[nr]);
+	free(arr);
+}
+
+void fsp_vm_mods_release(struct fsp_vm_mods *m)
+{
+	free_list(m->names, m->nr);
+	free_list(m->builtin, m->nr_builtin);
+	free_list(m->missing, m->nr_missing);
+	if (m->own_dir && m->dir[0])
+		fsp_rmtree(m->dir);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The single KVER directory under root/lib/modules (or usr/lib/modules). */
+static int find_kver(const char *root, char *kver, size_t len, char *why,
+		     size_t whylen)
+{
+	static const char *const sub[] = { "lib/modules", "usr/lib/modules" };
+	char p[PATH_MAX];
+	struct dirent *de;
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(sub) && !n; i++) {
+		DIR *d;
+
+		if (fsp_fmt(p, sizeof(p), "%s/%s", root, sub[i]))
+			return -ENAMETOOLONG;
+		d = opendir(p);
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			if (!n++)
+				fsp_strcpy(kver, len, de->d_name);
+		}
+		closedir(d);
+	}
+	if (n == 1)
+		return 0;
+	snprintf(why, whylen, n ? "the package has %d module trees, not one"
+		 : "the package has no lib/modules/KVER: not a linux-image "
+		 ".deb?", n);
+	return -ENOENT;
+}
+
+/* root/lib/modules/KVER as symlinks to dir's entries, minus depmod's. */
+static int symlink_farm(const char *dir, const char *root, const char *kver)
+{
+	char p[PATH_MAX], t[PATH_MAX], real[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int ret;
+
+	if (!realpath(dir, real))
+		return -errno;
+	ret = fsp_fmt(p, sizeof(p), "%s/lib/modules/%s", root, kver);
+	if (!ret)
+		ret = fsp_vm_mkdirs(p, 0);
+	if (ret)
+		return ret;
+	d = opendir(real);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		/* depmod regenerates these; its own modules.* inputs stay. */
+		if (de->d_name[0] == '.' ||
+		    (!strncmp(de->d_name, "modules.", 8) &&
+		     strcmp(de->d_name, "modules.order") &&
+		     strcmp(de->d_name, "modules.builtin") &&
+		     strcmp(de->d_name, "modules.builtin.modinfo")))
+			continue;
+		if (fsp_fmt(t, sizeof(t), "%s/%s", real, de->d_name) ||
+		    fsp_fmt(p, sizeof(p), "%s/lib/modules/%s/%s", root, kver,
+			    de->d_name)) {
+			ret = -ENAMETOOLONG;
+			break;
+		}
+		if (symlink(t, p)) {
+			ret = -errno;
+			break;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+static int run(char **argv, int out_fd, struct fsp_vm_proc *p, char *why,
+	       size_t whylen)
+{
+	int ret = fsp_vm_spawn(argv, -1, out_fd, TOOL_TIMEOUT_S, p);
+
+	if (ret) {
+		snprintf(why, whylen, "%s: %s%s", argv[0], strerror(-ret),
+			 ret == -ENOENT ? " (install kmod, dpkg, xz-utils, "
+			 "zstd: ./bootstrap-deps --vm)" : "");
+		return ret;
+	}
+	return 0;
+}
+
+/* Copy or decompress one module file into m->dir; its name in *name. */
+static int unpack_ko(const char *src, struct fsp_vm_mods *m, char *name,
+		     size_t len, char *why, size_t whylen)
+{
+	static const struct { const char *ext, *tool; } comp[] = {
+		{ ".ko.xz", "xz" }, { ".ko.zst", "zstd" }, { ".ko.gz", "gzip" },
+		{ ".ko", "cat" },
+	};
+	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+	char dst[PATH_MAX], *argv[5];
+	struct fsp_vm_proc p;
+	size_t i, bl = strlen(base);
+	int fd, ret;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(comp); i++) {
+		size_t el = strlen(comp[i].ext);
+
+		if (bl > el && !strcmp(base + bl - el, comp[i].ext))
+			break;
+	}
+	if (i == FSP_ARRAY_SIZE(comp)) {
+		snprintf(why, whylen, "%s: unknown module compression", src);
+		return -EINVAL;
+	}
+	if (fsp_fmt(name, len, "%.*s.ko", (int)(bl - strlen(comp[i].ext)),
+		    base) || fsp_fmt(dst, sizeof(dst), "%s/%s", m->dir, name))
+		return -ENAMETOOLONG;
+	fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	argv[0] = (char *)comp[i].tool;
+	argv[1] = i < 3 ? "-dc" : (char *)src;
+	argv[2] = i < 3 ? (char *)src : NULL;
+	argv[3] = NULL;
+	ret = run(argv, fd, &p, why, whylen);
+	close(fd);
+	if (!ret && p.status) {
+		snprintf(why, whylen, "%s -dc %s: %s", comp[i].tool, src,
+			 fsp_rstrip(p.err));
+		ret = -EIO;
+	}
+	return ret;
+}
+
+/* Module files in load order, from modprobe --show-depends. */
+static int resolve(const char *root, struct fsp_vm_mods *m, int verbose,
+		   char *why, size_t whylen)
+{
+	char *argv[8], *line, *save, name[256];
+	struct fsp_vm_proc p;
+	size_t i;
+	int ret;
+
+	argv[0] = "depmod";
+	argv[1] = "-b";
+	argv[2] = (char *)root;
+	argv[3] = m->kver;
+	argv[4] = NULL;
+	ret = run(argv, -1, &p, why, whylen);
+	if (ret)
+		return ret;
+	free(p.out);
+	if (p.status) {
+		snprintf(why, whylen, "depmod -b %s %s: %s", root, m->kver,
+			 fsp_rstrip(p.err));
+		return -EIO;
+	}
+	for (i = 0; i < FSP_ARRAY_SIZE(wanted); i++) {
+		argv[0] = "modprobe";
+		argv[1] = "-d";
+		argv[2] = (char *)root;
+		argv[3] = "-S";
+		argv[4] = m->kver;
+		argv[5] = "--show-depends";
+		argv[6] = (char *)wanted[i];
+		argv[7] = NULL;
+		ret = run(argv, -1, &p, why, whylen);
+		if (ret)
+			return ret;
+		if (p.status) {
+			/* Not in this kernel: the guest run says "skip". */
+			free(p.out);
+			ret = push(&m->missing, &m->nr_missing, wanted[i]);
+			if (ret)
+				return ret;
+			continue;
+		}
+		for (line = strtok_r(p.out, "\n", &save); !ret && line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char *path;
+
+			if (!strncmp(line, "builtin ", 8)) {
+				ret = push(&m->builtin, &m->nr_builtin,
+					   fsp_rstrip(line + 8));
+				continue;
+			}
+			if (strncmp(line, "insmod ", 7))
+				continue;
+			path = strtok(line + 7, " ");
+			if (!path)
+				continue;
+			ret = unpack_ko(path, m, name, sizeof(name), why,
+					whylen);
+			if (!ret)
+				ret = push(&m->names, &m->nr, name);
+		}
+		free(p.out);
+		if (ret)
+			return ret;
+	}
+	if (verbose)
+		fprintf(stderr, "fsprobe vm: %d module(s) for %s, %d built "
+			"in, %d missing\n", m->nr, m->kver, m->nr_builtin,
+			m->nr_missing);
+	return 0;
+}
+
+static int write_list(const char *dir, const char *file, char **arr, int nr)
+{
+	char p[PATH_MAX];
+	FILE *f;
+	int i, ret = 0;
+
+	if (fsp_fmt(p, sizeof(p), "%s/%s", dir, file))
+		return -ENAMETOOLONG;
+	f = fopen(p, "we");
+	if (!f)
+		return -errno;
+	for (i = 0; i < nr; i++)
+		fprintf(f, "%s\n", arr[i]);
+	if (fflush(f) || ferror(f))
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	return ret;
+}
+
+static int read_list(const char *dir, const char *file, char ***arr,
+		     int *nr)
+{
+	char p[PATH_MAX], *text, *line, *save;
+	size_t len;
+	int ret;
+
+	if (fsp_fmt(p, sizeof(p), "%s/%s", dir, file))
+		return -ENAMETOOLONG;
+	ret = fsp_slurp(p, &text, &len);
+	if (ret)
+		return ret;
+	for (line = strtok_r(text, "\n", &save); !ret && line;
+	     line = strtok_r(NULL, "\n", &save))
+		ret = push(arr, nr, line);
+	free(text);
+	return ret;
+}
+
+static int save_set(const char *dir, const struct fsp_vm_mods *m)
+{
+	int ret = write_list(dir, "order", m->names, m->nr);
+	char *kv = (char *)m->kver;
+
+	if (!ret)
+		ret = write_list(dir, "builtin", m->builtin, m->nr_builtin);
+	if (!ret)
+		ret = write_list(dir, "missing", m->missing, m->nr_missing);
+	if (!ret)
+		ret = write_list(dir, "kver", &kv, 1);
+	return ret;
+}
+
+static int load_set(const char *dir, struct fsp_vm_mods *m)
+{
+	char **kv = NULL;
+	int n = 0, ret;
+
+	ret = read_list(dir, "kver", &kv, &n);
+	if (!ret && n == 1)
+		ret = fsp_strcpy(m->kver, sizeof(m->kver), kv[0]);
+	else if (!ret)
+		ret = -EINVAL;
+	free_list(kv, n);
+	if (!ret)
+		ret = read_list(dir, "order", &m->names, &m->nr);
+	if (!ret)
+		ret = read_list(dir, "builtin", &m->builtin, &m->nr_builtin);
+	if (!ret)
+		ret = read_list(dir, "missing", &m->missing, &m->nr_missing);
+	if (!ret)
+		ret = fsp_fmt(m->kernel, sizeof(m->kernel), "%s/vmlinuz", dir);
+	if (!ret)
+		ret = fsp_strcpy(m->dir, sizeof(m->dir), dir);
+	return ret;
+}
+
+static int copy_file(const char *src, const char *dst)
+{
+	char *argv[] = { "cat", (char *)src, NULL };
+	struct fsp_vm_proc p;
+	int fd, ret;
+
+	fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	ret = fsp_vm_spawn(argv, -1, fd, TOOL_TIMEOUT_S, &p);
+	close(fd);
+	return ret ? ret : p.status ? -EIO : 0;
+}
+
+static int from_deb(const char *deb, int verbose, struct fsp_vm_mods *m,
+		    char *why, size_t whylen)
+{
+	char cache[PATH_MAX], final[PATH_MAX], tmp[PATH_MAX], work[PATH_MAX];
+	char root[PATH_MAX], src[PATH_MAX], *argv[5];
+	struct fsp_vm_proc p;
+	uint64_t h = fsp_vm_hash(FSP_VM_HASH_INIT, MODS_VERSION,
+				 sizeof(MODS_VERSION));
+	size_t i;
+	int ret;
+
+	ret = fsp_vm_hash_file(&h, deb);
+	if (ret) {
+		snprintf(why, whylen, "%s: %s", deb, strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < FSP_ARRAY_SIZE(wanted); i++)
+		h = fsp_vm_hash(h, wanted[i], strlen(wanted[i]) + 1);
+	ret = fsp_vm_cache_dir(cache, sizeof(cache));
+	if (ret) {
+		snprintf(why, whylen, "no cache directory: %s (set "
+			 "FSPROBE_CACHE_DIR)", strerror(-ret));
+		return ret;
+	}
+	if (fsp_fmt(final, sizeof(final), "%s/deb-%016llx", cache,
+		    (unsigned long long)h) ||
+	    fsp_fmt(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid()))
+		return -ENAMETOOLONG;
+	if (!access(final, R_OK)) {
+		if (verbose)
+			fprintf(stderr, "fsprobe vm: %s: cached in %s\n", deb,
+				final);
+		return load_set(final, m);
+	}
+
+	ret = fsp_vm_mkdtemp("fsprobe-deb", work, sizeof(work));
+	if (ret) {
+		snprintf(why, whylen, "temporary directory: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	if (fsp_fmt(root, sizeof(root), "%s/root", work)) {
+		ret = -ENAMETOOLONG;
+		goto out;
+	}
+	if (verbose)
+		fprintf(stderr, "fsprobe vm: unpacking %s\n", deb);
+	argv[0] = "dpkg-deb";
+	argv[1] = "-x";
+	argv[2] = (char *)deb;
+	argv[3] = root;
+	argv[4] = NULL;
+	ret = run(argv, -1, &p, why, whylen);
+	if (ret)
+		goto out;
+	free(p.out);
+	if (p.status) {
+		snprintf(why, whylen, "dpkg-deb -x %s: %s", deb,
+			 fsp_rstrip(p.err));
+		ret = -EIO;
+		goto out;
+	}
+	ret = find_kver(root, m->kver, sizeof(m->kver), why, whylen);
+	if (ret)
+		goto out;
+	ret = fsp_vm_mkdirs(tmp, 0);
+	if (ret)
+		goto out;
+	fsp_strcpy(m->dir, sizeof(m->dir), tmp);
+	ret = resolve(root, m, verbose, why, whylen);
+	if (ret)
+		goto out;
+	if (fsp_fmt(src, sizeof(src), "%s/boot/vmlinuz-%s", root, m->kver) ||
+	    fsp_fmt(m->kernel, sizeof(m->kernel), "%s/vmlinuz", tmp)) {
+		ret = -ENAMETOOLONG;
+		goto out;
+	}
+	if (access(src, R_OK)) {
+		snprintf(why, whylen, "%s has no boot/vmlinuz-%s", deb,
+			 m->kver);
+		ret = -ENOENT;
+		goto out;
+	}
+	ret = copy_file(src, m->kernel);
+	if (!ret)
+		ret = save_set(tmp, m);
+	/* Complete sets only: a killed unpack never looks like a hit. */
+	if (!ret && rename(tmp, final))
+		ret = -errno;
+	if (!ret) {
+		fsp_strcpy(m->dir, sizeof(m->dir), final);
+		fsp_fmt(m->kernel, sizeof(m->kernel), "%s/vmlinuz", final);
+	}
+out:
+	if (ret && !why[0])
+		snprintf(why, whylen, "preparing %s: %s", deb,
+			 strerror(-ret));
+	if (ret)
+		fsp_rmtree(tmp);
+	fsp_rmtree(work);
+	return ret;
+}
+
+static int from_dir(const char *dir, int verbose, struct fsp_vm_mods *m,
+		    char *why, size_t whylen)
+{
+	char real[PATH_MAX], work[PATH_MAX], root[PATH_MAX];
+	const char *base;
+	int ret;
+
+	if (!realpath(dir, real)) {
+		snprintf(why, whylen, "--modules %s: %s", dir,
+			 strerror(errno));
+		return -errno;
+	}
+	base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+	ret = fsp_strcpy(m->kver, sizeof(m->kver), base);
+	if (ret)
+		return ret;
+	ret = fsp_vm_mkdtemp("fsprobe-mods", work, sizeof(work));
+	if (ret) {
+		snprintf(why, whylen, "temporary directory: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	/* The .ko files go to work/, the farm to work/root: one rmtree. */
+	m->own_dir = 1;
+	fsp_strcpy(m->dir, sizeof(m->dir), work);
+	if (fsp_fmt(root, sizeof(root), "%s/root", work))
+		return -ENAMETOOLONG;
+	ret = symlink_farm(real, root, m->kver);
+	if (ret) {
+		snprintf(why, whylen, "--modules %s: %s", dir,
+			 strerror(-ret));
+		return ret;
+	}
+	ret = resolve(root, m, verbose, why, whylen);
+	if (ret && !why[0])
+		snprintf(why, whylen, "--modules %s: %s", dir,
+			 strerror(-ret));
+	return ret;
+}
+
+int fsp_vm_mods_prepare(const char *deb, const char *modules_dir,
+			int verbose, struct fsp_vm_mods *m, char *why,
+			size_t whylen)
+{
+	memset(m, 0, sizeof(*m));
+	why[0] = '\0';
+	if (modules_dir)
+		return from_dir(modules_dir, verbose, m, why, whylen);
+	if (deb)
+		return from_deb(deb, verbose, m, why, whylen);
+	return -EINVAL;
+}
