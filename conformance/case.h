@@ -33,7 +33,7 @@ struct fsp_target {
 	const char *run_id;	/* names private tracefs instances */
 	struct fsp_journal *journal;	/* NULL for `check DIR` */
 	const char *read_ahead_path;	/* queue/read_ahead_kb, or NULL */
-	/* Make our files cold again mid-probe (may be NULL). */
+	/* Make our files cold again (may be NULL); see run_cold. */
 	int (*recycle)(const struct fsp_target *t);
 	void *priv;
 };
@@ -61,6 +61,13 @@ struct fsp_case {
 	const char *summary;
 	int (*prepare)(const struct fsp_target *t);
 	void (*run)(const struct fsp_target *t, struct fsp_probe *p);
+	/*
+	 * Optional: checks of what reached the disk. After every case has
+	 * run, the runner makes all files cold once more (one remount for
+	 * all cases, not one each) and calls this with the same probe.
+	 * Not called on tmpfs, which has no cold cache.
+	 */
+	void (*run_cold)(const struct fsp_target *t, struct fsp_probe *p);
 };
 
 extern const struct fsp_case *const fsp_cases[];

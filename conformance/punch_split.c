@@ -149,10 +149,6 @@ static void punch_mapped(const struct fsp_target *t, struct fsp_probe *p,
 
 static void run(const struct fsp_target *t, struct fsp_probe *p)
 {
-	/* On disk at the end: the hole, and nothing else, reads zero. */
-	const struct fsp_span want[] = {
-		want_outside[0], want_hole, want_outside[1],
-	};
 	struct fsp_mapping m;
 	int wfd;
 
@@ -162,6 +158,15 @@ static void run(const struct fsp_target *t, struct fsp_probe *p)
 		return;
 	punch_mapped(t, p, &m, wfd);
 	fsp_split_teardown(&m, wfd);
+}
+
+static void run_cold(const struct fsp_target *t, struct fsp_probe *p)
+{
+	/* On disk at the end: the hole, and nothing else, reads zero. */
+	const struct fsp_span want[] = {
+		want_outside[0], want_hole, want_outside[1],
+	};
+
 	fsp_split_check_cold(t, p, FILE_NAME, want, FSP_ARRAY_SIZE(want),
 			     SEED);
 }
@@ -172,4 +177,5 @@ const struct fsp_case fsp_case_punch_split = {
 		   "split",
 	.prepare = prepare,
 	.run = run,
+	.run_cold = run_cold,
 };

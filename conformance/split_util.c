@@ -214,14 +214,12 @@ void fsp_split_check_cold(const struct fsp_target *t, struct fsp_probe *p,
 			  uint32_t seed)
 {
 	uint64_t bad;
-	int fd, ret;
+	int fd;
 
 	/* Only what the probe measured is worth re-reading. */
-	if (!t->recycle || t->shmem ||
-	    (p->result != FSP_PASS && p->result != FSP_FAIL))
+	if (p->result != FSP_PASS && p->result != FSP_FAIL)
 		return;
-	ret = t->recycle(t);
-	fd = ret ? ret : open_file(t, name, O_RDONLY);
+	fd = open_file(t, name, O_RDONLY);
 	if (fd < 0) {
 		fsp_probe_set(p, FSP_ERROR, "re-reading cold: %s",
 			      fsp_errno_name(-fd));

@@ -174,10 +174,6 @@ static void truncate_mapped(const struct fsp_target *t, struct fsp_probe *p,
 
 static void run(const struct fsp_target *t, struct fsp_probe *p)
 {
-	/* On disk at the end, after growing back: pattern, then zeroes. */
-	const struct fsp_span want[] = {
-		{ 0, CUT, 0 }, { CUT, FSP_FILE_SIZE - CUT, 1 },
-	};
 	struct fsp_mapping m;
 	int wfd;
 
@@ -186,6 +182,15 @@ static void run(const struct fsp_target *t, struct fsp_probe *p)
 		return;
 	truncate_mapped(t, p, &m, wfd);
 	fsp_split_teardown(&m, wfd);
+}
+
+static void run_cold(const struct fsp_target *t, struct fsp_probe *p)
+{
+	/* On disk at the end, after growing back: pattern, then zeroes. */
+	const struct fsp_span want[] = {
+		{ 0, CUT, 0 }, { CUT, FSP_FILE_SIZE - CUT, 1 },
+	};
+
 	fsp_split_check_cold(t, p, FILE_NAME, want, FSP_ARRAY_SIZE(want),
 			     SEED);
 }
@@ -196,4 +201,5 @@ const struct fsp_case fsp_case_truncate_split = {
 		   "SIGBUS, split",
 	.prepare = prepare,
 	.run = run,
+	.run_cold = run_cold,
 };

@@ -236,14 +236,6 @@ static void cold_reread(const struct fsp_target *t, struct fsp_probe *p,
 {
 	int ret;
 
-	if (t->shmem || !t->recycle)
-		return;
-	ret = t->recycle(t);
-	if (ret) {
-		fsp_probe_set(p, FSP_ERROR, "making the cache cold again: %s",
-			      strerror(-ret));
-		return;
-	}
 	ret = read_sees_new(path, buf);
 	fsp_ev_bool(p, "cold_read_sees_new_data", ret > 0);
 	if (ret < 0)
@@ -289,8 +281,6 @@ static void text_checks(const struct fsp_target *t, struct fsp_probe *p,
 		write_checks(t, p, &m, path, buf);
 	}
 	fsp_unmap_file(&m);
-	if (!t->readonly && p->result != FSP_ERROR)
-		cold_reread(t, p, path, buf);
 }
 
 /* Run the copied binary and try to open it for write while it runs. */
@@ -376,10 +366,24 @@ static void run(const struct fsp_target *t, struct fsp_probe *p)
 		exec_checks(t, p);
 }
 
+/* After the runner's cold cycle: did the write reach the disk? */
+static void run_cold(const struct fsp_target *t, struct fsp_probe *p)
+{
+	char path[4096], buf[WRITE_LEN];
+
+	/* Only when the write happened and the probe measured it. */
+	if (t->readonly || p->result == FSP_ERROR ||
+	    !json_object_object_get_ex(p->evidence, "write_len", NULL) ||
+	    fsp_case_path(t, 0, TEXT_FILE, path, sizeof(path)))
+		return;
+	cold_reread(t, p, path, buf);
+}
+
 const struct fsp_case fsp_case_write_open = {
 	.name = "write-open",
 	.summary = "open for write of PMD-mapped text; ETXTBSY on a running "
 		   "binary",
 	.prepare = prepare,
 	.run = run,
+	.run_cold = run_cold,
 };

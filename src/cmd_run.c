@@ -132,16 +132,16 @@ static struct json_object *collect(const struct fsp_profile *prof, int idx,
 	return res;
 }
 
-static void progress(const struct fsp_cli *cli, int done, int nr,
+static void progress(const struct fsp_run_opts *o, int done, int nr,
 		     struct json_object *res)
 {
 	struct json_object *v, *n;
 
-	if (!cli->verbose && !isatty(2))
+	if (!o->progress)
 		return;
 	json_object_object_get_ex(res, "name", &n);
 	json_object_object_get_ex(res, "verdict", &v);
-	fprintf(stderr, "[%d/%d] %-24s %s\n", done, nr,
+	fprintf(stderr, "fsprobe: %d of %d done: %s: %s\n", done, nr,
 		json_object_get_string(n), json_object_get_string(v));
 }
 
@@ -210,6 +210,8 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	o.size_mb = cli->size_mb;
 	o.keep = cli->keep;
 	o.verbose = cli->verbose;
+	o.progress = cli->verbose || isatty(2);
+	o.nr_profiles = nr;
 	o.payload_dir = fsp_payload_dir();
 	fsp_sysinfo_read(&si);
 	base = base && *base ? base : FSP_STATE_BASE;
@@ -277,7 +279,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 			results[i] = collect(&profs[i], i, &j, wst);
 			running--;
 			done++;
-			progress(cli, done, nr, results[i]);
+			progress(&o, done, nr, results[i]);
 			break;
 		}
 	}

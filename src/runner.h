@@ -21,6 +21,8 @@ struct fsp_run_opts {
 	unsigned long size_mb;	/* --size: 0 means the profile's/default */
 	int keep;
 	int verbose;
+	int progress;		/* progress lines on stderr */
+	int nr_profiles;	/* for "[i/N]" in them */
 	const char *payload_dir;
 };
 
