@@ -36,6 +36,27 @@ json_assert "$J" "all((x['verdict'] in ('pmd', 'shmem-pmd')) == any(v > 0 for pr
 	"every verdict agrees with its fault-pmd evidence"
 json_assert "$J" "all(set(['name','fs','mkfs','mount_options','verdict','route','max_order','reason','probes','timing_ms']) <= set(x) for x in d['profiles'])" \
 	"every profile has the DESIGN.md keys"
+# read-order reaches PMD order on xfs with the hint; every format is valid.
+"$FSPROBE" run -p xfs-default -p btrfs-default -P read-order -P fault-pmd \
+	-f json -o "$TMPD/ro.json" 2> /dev/null
+json_assert "$TMPD/ro.json" "ev('xfs-default', 'read-order')['fault_hint_max_order_trace'] == 9 and ev('xfs-default', 'read-order')['fault_hint_max_order_pagemap'] == 9" \
+	"read-order: xfs-default reaches order 9 with MADV_HUGEPAGE (tracefs and pagemap)"
+json_assert "$TMPD/ro.json" "ev('btrfs-default', 'read-order')['read_max_order_trace'] == ev('btrfs-default', 'read-order')['read_max_order_pagemap']" \
+	"read-order: btrfs events seen by the tracer (superblock s_dev, not st_dev)"
+for f in ktap junit; do
+	"$FSPROBE" run -p xfs-default -p tmpfs-huge-never -P fault-pmd -P collapse \
+		-f $f -o "$TMPD/out.$f" 2> /dev/null
+	ok $? "-f $f exits 0"
+done
+if command -v xmllint > /dev/null; then
+	xmllint --noout "$TMPD/out.junit"; ok $? "JUnit output is well-formed XML"
+else
+	skip "xmllint not installed"
+fi
+grep -q '^KTAP version 1' "$TMPD/out.ktap" && grep -q '^1\.\.2$' "$TMPD/out.ktap" &&
+	grep -q '^ok 2 tmpfs-huge-never' "$TMPD/out.ktap" &&
+	grep -q '  ok 2 collapse # SKIP MADV_COLLAPSE: EINVAL (READ_ONLY_THP_FOR_FS not set)' "$TMPD/out.ktap"
+ok $? "KTAP: version line, plan 1..2, a profile line, a probe SKIP with its reason"
 check_no_leaks
 
 # The write(2) fallback (no io_uring) measures the same.
