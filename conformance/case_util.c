@@ -171,7 +171,12 @@ int fsp_case_trace_open(const struct fsp_target *t, struct fsp_trace *tr,
 		if (ret)
 			return ret;
 	}
-	return fsp_trace_open(tr, name, 0);
+	/*
+	 * A probe sees at most a few thousand events of ~40 bytes: 256 kB
+	 * per CPU holds them with room, and allocating (and freeing) it is
+	 * a fraction of the default's cost. Losses are counted anyway.
+	 */
+	return fsp_trace_open(tr, name, 256);
 }
 
 long fsp_case_read_ahead_kb(const struct fsp_target *t)

@@ -83,7 +83,7 @@ static int split_words(char *val, char **words, int max, int *nr,
 		words[n] = strdup(w);
 		if (!words[n])
 			return -ENOMEM;
-		n++;
+		*nr = ++n;	/* so that a later error frees what we have */
 	}
 	words[n] = NULL;
 	*nr = n;
@@ -94,7 +94,7 @@ static int split_words(char *val, char **words, int max, int *nr,
 static int check_safe_word(const char *w, struct fsp_profile_error *err,
 			   int line)
 {
-	if (!strncmp(w, "/dev/", 5) || strstr(w, "=/dev/"))
+	if (strstr(w, "/dev/"))
 		return perr(err, line,
 			    "'%s' names a device: profiles may only describe "
 			    "the image fsprobe creates", w);

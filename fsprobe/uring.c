@@ -25,22 +25,11 @@ int fsp_uring_wanted(void)
 	return !(e && *e && strcmp(e, "0"));
 }
 
+/* A short buffered write is legal, just rare: finish it by hand. */
 static int finish_short(int fd, const char *buf, size_t len, off_t off,
 			size_t done)
 {
-	while (done < len) {
-		ssize_t n = pwrite(fd, buf + done, len - done, off + done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		done += n;
-	}
-	return 0;
+	return fsp_pwrite_all(fd, buf + done, len - done, off + done);
 }
 
 /* Submit one batch of n writes and reap all of them. */

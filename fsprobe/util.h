@@ -21,6 +21,8 @@ int fsp_slurp_fd(int fd, char **out, size_t *outlen);
 int fsp_write_text(const char *path, const char *buf);
 /* Write all of buf to fd, retrying short writes and EINTR. */
 int fsp_write_all(int fd, const void *buf, size_t len);
+/* The same at an offset (pwrite), leaving the file offset alone. */
+int fsp_pwrite_all(int fd, const void *buf, size_t len, off_t off);
 /* Read a decimal unsigned long from a file. */
 int fsp_read_ulong(const char *path, unsigned long *val);
 /* Remove trailing white space in place. */

@@ -3,15 +3,12 @@
  * cmd_cleanup.c - `fsprobe cleanup`: unwind what killed runs left, from
  * their journals only; live runs (lock held) are never touched.
  */
-#include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "journal.h"
-#include "mnt.h"
 
 int fsp_cmd_cleanup(struct fsp_cli *cli)
 {
@@ -19,20 +16,9 @@ int fsp_cmd_cleanup(struct fsp_cli *cli)
 	struct fsp_unwind_stats st;
 	int ret;
 
-	if (geteuid() != 0) {
-		fsp_warn("cleanup needs root (loop devices, knobs): try "
-			 "'sudo fsprobe cleanup'");
-		return FSP_EXIT_USAGE;
-	}
-	/*
-	 * Our own mount namespace: tracefs, if we must mount it to remove a
-	 * dead run's instance, never appears in the caller's.
-	 */
-	if (unshare(CLONE_NEWNS) || fsp_mnt_make_private()) {
-		fsp_warn("cannot create a private mount namespace: %s",
-			 strerror(errno));
-		return FSP_EXIT_USAGE;
-	}
+	ret = fsp_enter_privileged("cleanup", "loop devices, knobs");
+	if (ret)
+		return ret;
 	base = base && *base ? base : FSP_STATE_BASE;
 	ret = fsp_journal_cleanup_stale(base, &st);
 	if (ret) {

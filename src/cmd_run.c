@@ -186,20 +186,9 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	pid_t *pids, self = getpid();
 	long long t0;
 
-	if (geteuid() != 0) {
-		fsp_warn("run needs root (loop devices, mounts): try "
-			 "'sudo fsprobe run'");
-		return FSP_EXIT_USAGE;
-	}
-	/*
-	 * Our own mount namespace: tracefs, if we must mount it to remove a
-	 * dead run's instance, never appears in the caller's.
-	 */
-	if (unshare(CLONE_NEWNS) || fsp_mnt_make_private()) {
-		fsp_warn("cannot create a private mount namespace: %s",
-			 strerror(errno));
-		return FSP_EXIT_USAGE;
-	}
+	ret = fsp_enter_privileged("run", "loop devices, mounts");
+	if (ret)
+		return ret;
 	memset(&o, 0, sizeof(o));
 	ret = fsp_select_cases(cli, &o);
 	if (ret)

@@ -57,6 +57,21 @@ done
 [ $bad_rc -eq 0 ]; ok $? "$TRIALS SIGINT/SIGTERM trials: exit 128+signal or 0 ($bad_rc bad)"
 [ $leaks -eq 0 ]; ok $? "$TRIALS SIGINT/SIGTERM trials: leaks found = $leaks"
 
+# A second Ctrl-C while the first is being handled still cleans up.
+i=0; leaks=0; bad_rc=0
+while [ $i -lt 4 ]; do
+	i=$((i + 1))
+	"$FSPROBE" run $PROFILES -f json -o "$TMPD/out.json" 2> /dev/null &
+	pid=$!
+	sleep_ms "$(rand_ms 600)"
+	kill -INT $pid 2>/dev/null; sleep_ms 30; kill -INT $pid 2>/dev/null
+	wait $pid; rc=$?
+	[ $rc -eq 130 ] || [ $rc -eq 0 ] || bad_rc=$((bad_rc + 1))
+	count_leaks
+done
+[ $bad_rc -eq 0 ] && [ $leaks -eq 0 ]
+ok $? "4 double-SIGINT trials: exit 130 or 0 ($bad_rc bad), leaks found = $leaks"
+
 i=0; leaks=0; cleanup_bad=0
 while [ $i -lt "$KILLS" ]; do
 	i=$((i + 1))

@@ -6,11 +6,13 @@ FSPROBE="$builddir/src/fsprobe"
 [ "$(id -u)" -eq 0 ] || plan_skip_all "needs root (loop devices, mounts)"
 [ -x "$FSPROBE" ] || plan_skip_all "src/fsprobe not built"
 TEST_NAME=$(basename "$0" .sh)
-FSPROBE_STATE_DIR=/run/fsprobe-test/$TEST_NAME.$$
+# One base per build tree: two make checks at once never see each other.
+TEST_BASE=/run/fsprobe-test/$(printf %s "$builddir" | cksum | cut -d' ' -f1)
+FSPROBE_STATE_DIR=$TEST_BASE/$TEST_NAME.$$
 export FSPROBE_STATE_DIR
-mkdir -p -m 700 /run/fsprobe-test
+mkdir -p -m 700 /run/fsprobe-test "$TEST_BASE"
 TMPD=$(mktemp -d "/tmp/fsprobe-$TEST_NAME.XXXXXX")
-trap 'rm -rf "$TMPD"; rmdir "$FSPROBE_STATE_DIR" /run/fsprobe-test 2>/dev/null || true' EXIT
+trap 'rm -rf "$TMPD"; rmdir "$FSPROBE_STATE_DIR" "$TEST_BASE" /run/fsprobe-test 2>/dev/null || true' EXIT
 
 # ok if nothing of this test's state survives: loop devices backed by a
 # file in its state dir, mounts from it, or run directories.

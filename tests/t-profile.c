@@ -35,6 +35,14 @@ static const struct bad bad[] = {
 	{ "fs = ext4\nlower = xfs\n", 0, "only for fs = overlay" },
 	{ "fs = ext4\nmount_options = journal_path=/dev/sdb\n", 2,
 	  "names a device" },
+	/* Found by fuzz-profile: other spellings of a /dev path. */
+	{ "fs = ext4\nmount_options = hu,/dev/er\n", 2, "names a device" },
+	{ "fs = ext4\nmount_options = journal_path=//dev/sdb\n", 2,
+	  "names a device" },
+	{ "fs = btrfs\nmkfs = mkfs.btrfs -f /./dev/sda\n", 2,
+	  "names a device" },
+	/* And a leak: words before a bad one were not freed (LSan). */
+	{ "fs = ext4\nmkfs = mkfs.ext4 -F \"-q\n", 2, "unterminated quote" },
 };
 
 static void test_good(void)

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fsenv.c - one profile's filesystem: a sparse image journalled before it
+ * exists, our own loop device checked against it, mkfs by fork/exec with
+ * libblkid confirming the result, libmount mounts (overlay: a lower
+ * filesystem with lower/upper/work directories), and the umount/mount
+ * cycle that evicts exactly our own files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fsenv.h"
+#include "mkfs.h"
+#include "mnt.h"
+#include "util.h"
+
+#define MKFS_TIMEOUT_S 300
+
+/* Build the mkfs argv: {dev}, {image}, {src} are replaced; else append. */
+static int mkfs_argv(const struct fsp_fsenv *e, char **argv, int max)
+{
+	const struct fsp_profile *p = e->prof;
+	const char *target = e->loop.fd >= 0 ? e->loop.dev : e->image;
+	int i, n = 0, placed = 0;
+
+	for (i = 0; i < p->nr_mkfs && n < max - 2; i++) {
+		const char *w = p->mkfs[i];
+
+		if (!strcmp(w, "{dev}")) {
+			argv[n++] = (char *)target;
+			placed = 1;
+		} else if (!strcmp(w, "{image}")) {
+			argv[n++] = (char *)e->image;
+			placed = 1;
+		} else if (!strcmp(w, "{src}")) {
+			argv[n++] = (char *)e->stage;
+		} else {
+			argv[n++] = (char *)w;
+		}
+	}
+	if (!placed)
+		argv[n++] = (char *)target;
+	argv[n] = NULL;
+	return n;
+}
+
+static int make_image(struct fsp_fsenv *e, unsigned long size_mb)
+{
+	int fd, ret;
+
+	ret = fsp_journal_add(e->j, "image", e->image, NULL);
+	if (ret)
+		return ret;
+	fd = open(e->image, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd < 0)
+		return -errno;
+	ret = ftruncate(fd, (off_t)size_mb << 20) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static int run_mkfs(struct fsp_fsenv *e)
+{
+	struct fsp_exec_result res;
+	char *argv[FSP_PROFILE_MAX_ARGS + 4];
+	int ret;
+
+	mkfs_argv(e, argv, FSP_ARRAY_SIZE(argv));
+	ret = fsp_exec(argv, MKFS_TIMEOUT_S, &res);
+	e->t_mkfs += res.ms;
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "%s: %s", argv[0],
+			 strerror(-ret));
+		return ret;
+	}
+	if (res.status) {
+		snprintf(e->err, sizeof(e->err), "%s failed (exit %d): %s",
+			 argv[0], res.status, fsp_rstrip(res.output));
+		return -EIO;
+	}
+	return 0;
+}
+
+static int mount_one(struct fsp_fsenv *e, const char *src,
+		     const char *target, const char *fstype, const char *opts)
+{
+	char msg[512];
+	long long t0 = fsp_now_ms();
+	int ret;
+
+	ret = fsp_journal_add(e->j, "mount", target,
+			      e->loop.fd >= 0 && src == e->loop.dev ?
+			      e->loop.dev : NULL);
+	if (ret)
+		return ret;
+	ret = fsp_mnt_mount(src, target, fstype, opts, e->readonly, msg,
+			    sizeof(msg));
+	e->t_mount += fsp_now_ms() - t0;
+	if (ret)
+		snprintf(e->err, sizeof(e->err), "mount -t %s -o '%s': %s",
+			 fstype, opts, msg[0] ? msg : strerror(-ret));
+	return ret;
+}
+
+/* The overlay's three directories live on the lower filesystem. */
+static int overlay_options(const struct fsp_fsenv *e, char *buf, size_t len)
+{
+	const char *extra = e->prof->mount_options;
+
+	return fsp_fmt(buf, len, "lowerdir=%s/lower,upperdir=%s/upper,"
+		       "workdir=%s/work%s%s", e->lower, e->lower, e->lower,
+		       *extra ? "," : "", extra);
+}
+
+static int do_mount(struct fsp_fsenv *e)
+{
+	const struct fsp_profile *p = e->prof;
+	const char *src = e->loop.fd >= 0 ? e->loop.dev : p->fs;
+	char opts[8192 + 256];
+	int ret;
+
+	if (!p->lower[0]) {
+		ret = mount_one(e, src, e->mnt, p->fs, p->mount_options);
+		e->mounted = !ret;
+		return ret;
+	}
+	if (!e->lower_mounted) {
+		ret = mount_one(e, src, e->lower, p->lower, "");
+		if (ret)
+			return ret;
+		e->lower_mounted = 1;
+	}
+	ret = overlay_options(e, opts, sizeof(opts));
+	if (!ret)
+		ret = mount_one(e, "overlay", e->mnt, "overlay", opts);
+	e->mounted = !ret;
+	return ret;
+}
+
+static int do_umount(struct fsp_fsenv *e)
+{
+	int ret = 0;
+
+	if (e->mounted) {
+		ret = fsp_mnt_umount(e->mnt);
+		if (ret)
+			return ret;
+		e->mounted = 0;
+	}
+	if (e->lower_mounted) {
+		ret = fsp_mnt_umount(e->lower);
+		if (!ret)
+			e->lower_mounted = 0;
+	}
+	return ret;
+}
+
+/* overlay: mount the lower fs alone and make the overlay's directories. */
+static int overlay_dirs(struct fsp_fsenv *e)
+{
+	static const char *const sub[] = { "lower", "upper", "work" };
+	char path[4200];
+	size_t i;
+	int ret;
+
+	ret = mount_one(e, e->loop.dev, e->lower, e->prof->lower, "");
+	if (ret)
+		return ret;
+	e->lower_mounted = 1;
+	for (i = 0; i < FSP_ARRAY_SIZE(sub); i++) {
+		ret = fsp_fmt(path, sizeof(path), "%s/%s", e->lower, sub[i]);
+		if (!ret && mkdir(path, 0755))
+			ret = -errno;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Evict our files: a umount/mount cycle of our own filesystem. */
+int fsp_fsenv_recycle(const struct fsp_target *t)
+{
+	struct fsp_fsenv *e = t->priv;
+	int ret;
+
+	if (t->shmem)
+		return 0;
+	ret = do_umount(e);
+	if (ret)
+		return ret;
+	if (e->loop.fd >= 0) {
+		ret = fsp_loop_verify(&e->loop);
+		if (ret)
+			return ret;
+	}
+	return do_mount(e);
+}
+
+/* Create the filesystem; on return it is mounted (or e->err says why). */
+int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
+{
+	const struct fsp_profile *p = e->prof;
+	const char *want;
+	char type[32];
+	int ret;
+
+	if (fsp_profile_is_memory_fs(p))
+		return do_mount(e);
+	if (fsp_profile_is_image_builder(p)) {
+		/* Cases are prepared into stage/ first, by the caller. */
+		ret = fsp_journal_add(e->j, "image", e->image, NULL);
+		if (!ret)
+			ret = run_mkfs(e);
+		if (ret)
+			return ret;
+		e->readonly = 1;
+	} else {
+		ret = make_image(e, size_mb);
+		if (ret) {
+			snprintf(e->err, sizeof(e->err), "creating image %s: "
+				 "%s", e->image, strerror(-ret));
+			return ret;
+		}
+	}
+	ret = fsp_loop_attach(&e->loop, e->image, e->readonly, e->j);
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "attaching a loop device: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	/* From our own device: btrfs and overlay have anonymous st_dev. */
+	fsp_loop_queue_path(&e->loop, "read_ahead_kb", e->read_ahead,
+			    sizeof(e->read_ahead));
+	if (!e->readonly) {
+		ret = run_mkfs(e);
+		if (ret)
+			return ret;
+	}
+	ret = fsp_loop_verify(&e->loop);
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "%s is no longer backed by "
+			 "our image: refusing to use it", e->loop.dev);
+		return ret;
+	}
+	ret = fsp_blkid_type(e->loop.dev, type, sizeof(type));
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "no filesystem found on %s "
+			 "after mkfs (libblkid: %s)", e->loop.dev,
+			 strerror(-ret));
+		return ret;
+	}
+	/* ext2/ext3 are served by ext4; any other mismatch is a bug. */
+	want = p->lower[0] ? p->lower : p->fs;
+	if (strcmp(type, want) && !(!strncmp(type, "ext", 3) &&
+				    !strncmp(want, "ext", 3))) {
+		snprintf(e->err, sizeof(e->err), "mkfs made '%s', profile "
+			 "says '%s'", type, want);
+		return -EINVAL;
+	}
+	if (p->lower[0])
+		return overlay_dirs(e);
+	return do_mount(e);
+}
+
+void fsp_fsenv_teardown(struct fsp_fsenv *e)
+{
+	do_umount(e);
+	fsp_loop_detach(&e->loop);
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fsenv.h - the filesystem a profile is probed on: its image, our loop
+ * device, mkfs, the mount (and for overlay the lower filesystem under
+ * it), the umount/mount cycle that makes our files cold, and teardown.
+ */
+#ifndef FSP_FSENV_H
+#define FSP_FSENV_H
+
+#include "case.h"
+#include "journal.h"
+#include "loop.h"
+#include "profile.h"
+
+struct fsp_fsenv {
+	const struct fsp_profile *prof;
+	struct fsp_journal *j;
+	char dir[4096];		/* this profile's state directory */
+	char image[4096];
+	char mnt[4096];
+	char stage[4096];
+	char lower[4096];	/* overlay: where the lower fs is mounted */
+	char read_ahead[128];	/* our loop device's queue/read_ahead_kb */
+	struct fsp_loop loop;
+	int mounted, lower_mounted;
+	int readonly;
+	long long t_mkfs, t_mount;
+	long long files_kb;	/* what prepare() wrote, for bench/run */
+	char err[2048];
+};
+
+/* Create the filesystem; on return it is mounted (or e->err says why). */
+int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb);
+/* Evict our files: umount/mount of our own filesystem (t->priv is e). */
+int fsp_fsenv_recycle(const struct fsp_target *t);
+/* Unmount and detach; safe to call in any state. */
+void fsp_fsenv_teardown(struct fsp_fsenv *e);
+
+#endif
