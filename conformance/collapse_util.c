@@ -112,7 +112,7 @@ int fsp_collapse_prepare(const struct fsp_target *t, const char *name,
 	ret = fsp_case_path(t, 1, name, path, sizeof(path));
 	if (ret)
 		return ret;
-	/* fsync'd: dirty folios would make the collapse fail for that. */
+	/* Written back by the cold cycle: dirty folios would fail it. */
 	return fsp_file_create(path, FSP_FILE_SIZE, seed, 0644);
 }
 

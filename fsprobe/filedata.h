@@ -2,7 +2,7 @@
 /*
  * filedata.h - test files and their mappings: a position-dependent,
  * never-zero data pattern (so a zeroed or stale page is always visible),
- * files written with it and fsync'd, PMD-aligned mappings, and page-cache
+ * files written with it, PMD-aligned mappings, and page-cache
  * residency through cachestat(2) with a mincore(2) fallback.
  */
 #ifndef FSP_FILEDATA_H
@@ -30,9 +30,9 @@ int fsp_pattern_check(const void *buf, uint64_t off, size_t len,
 /* 0 if every byte is zero; else -EILSEQ, *bad = first non-zero offset. */
 int fsp_zero_check(const void *buf, size_t len, size_t *bad);
 
-/* Create path (O_EXCL) with size bytes of pattern, fsync'd. */
+/* Create path (O_EXCL) with size bytes of pattern (not fsync'd). */
 int fsp_file_create(const char *path, size_t size, uint32_t seed, int mode);
-/* Copy src to dst (O_EXCL), fsync'd, with mode. */
+/* Copy src to dst (O_EXCL), sparse, with mode (not fsync'd). */
 int fsp_file_copy(const char *src, const char *dst, int mode);
 
 /* mmap len bytes of fd at a pmd_size-aligned address. */

@@ -381,13 +381,21 @@ int fsp_trace_start(struct fsp_trace *t)
 	ret = twrite(t, "tracing_on", "0");
 	if (ret)
 		return ret;
-	ret = tpath(t, path, sizeof(path), "trace");
-	if (ret)
-		return ret;
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	close(fd);
+	/*
+	 * Clearing resets every CPU's buffer and waits for readers (~25 ms):
+	 * once per instance is enough, because collect drains the buffers
+	 * and counts any record of another inode as foreign, not as ours.
+	 */
+	if (!t->cleared) {
+		ret = tpath(t, path, sizeof(path), "trace");
+		if (ret)
+			return ret;
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		close(fd);
+		t->cleared = 1;
+	}
 	t->nr_ev = t->nr_col = 0;
 	t->lost = t->foreign = 0;
 	ret = read_lost(t, &t->stats0);

@@ -130,6 +130,7 @@ struct fsp_trace {
 	struct fsp_trace_sym *col_sym[2];
 	int nr_sym[2];
 	int add_on, col_on[2];
+	int cleared;		/* the buffers were cleared once */
 	uint32_t kdev;
 	uint64_t ino;
 	unsigned long stats0;	/* lost-event counters at start */

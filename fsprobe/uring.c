@@ -2,8 +2,7 @@
 /*
  * uring.c - batched pattern writes with liburing. Buffers are filled
  * QD at a time, submitted together; short writes are finished with
- * pwrite(2) (a short buffered write is legal, just rare); the fsync goes
- * last, after every write has completed.
+ * pwrite(2) (a short buffered write is legal, just rare).
  */
 #include <errno.h>
 #include <liburing.h>
@@ -73,8 +72,6 @@ static int write_batch(struct io_uring *ring, int fd, char *bufs, size_t *lens,
 
 int fsp_uring_write_pattern(int fd, size_t size, uint32_t seed)
 {
-	struct io_uring_cqe *cqe;
-	struct io_uring_sqe *sqe;
 	struct io_uring ring;
 	size_t lens[QD], off = 0;
 	char *bufs;
@@ -97,15 +94,6 @@ int fsp_uring_write_pattern(int fd, size_t size, uint32_t seed)
 		}
 		ret = write_batch(&ring, fd, bufs, lens, off, i);
 		off += (size_t)i * CHUNK;
-	}
-	if (!ret) {
-		sqe = io_uring_get_sqe(&ring);
-		io_uring_prep_fsync(sqe, fd, 0);
-		ret = io_uring_submit_and_wait(&ring, 1);
-		if (ret >= 0 && !(ret = io_uring_wait_cqe(&ring, &cqe))) {
-			ret = cqe->res;
-			io_uring_cqe_seen(&ring, cqe);
-		}
 	}
 	free(bufs);
 	io_uring_queue_exit(&ring);

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * uring.h - probe files written through io_uring: a batch of 1 MiB
- * writes per submission and a linked fsync, instead of a write(2) per
- * chunk. Where io_uring is unavailable (ENOSYS, or EPERM under
+ * writes per submission instead of a write(2) per chunk. Where io_uring is unavailable (ENOSYS, or EPERM under
  * kernel.io_uring_disabled) the caller falls back to write(2).
  */
 #ifndef FSP_URING_H
@@ -12,8 +11,7 @@
 #include <stdint.h>
 
 /*
- * Write size bytes of the data pattern (seed) to fd from offset 0 and
- * fsync. -ENOSYS / -EPERM / -EOPNOTSUPP: io_uring cannot be used here
+ * Write size bytes of the data pattern (seed) to fd from offset 0. -ENOSYS / -EPERM / -EOPNOTSUPP: io_uring cannot be used here
  * (nothing was written); any other error is a real I/O error.
  */
 int fsp_uring_write_pattern(int fd, size_t size, uint32_t seed);
