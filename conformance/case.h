@@ -112,13 +112,15 @@ int fsp_map_file(const struct fsp_target *t, const char *name, int prot,
 int fsp_mapping_measure(const struct fsp_target *t, struct fsp_mapping *m);
 void fsp_unmap_file(struct fsp_mapping *m);
 /*
- * A private tracefs instance for this case, journalled before it is
- * created (so `fsprobe cleanup` removes it after a crash). -ENODEV: no
- * tracefs or tracepoint here; the caller falls back and says so.
+ * The profile's private tracefs instance, created on first use and
+ * journalled before (so `fsprobe cleanup` removes it after a crash);
+ * cases watch, start and collect on it but never close it: the runner
+ * releases it after the last case. NULL and *err = -ENODEV: no tracefs
+ * or tracepoint here; the caller falls back and says so.
  */
 struct fsp_trace;
-int fsp_case_trace_open(const struct fsp_target *t, struct fsp_trace *tr,
-			const char *tag);
+struct fsp_trace *fsp_case_trace(const struct fsp_target *t, int *err);
+void fsp_case_trace_release(void);
 /* The device's read_ahead_kb (-1 if unknown): it bounds read orders. */
 long fsp_case_read_ahead_kb(const struct fsp_target *t);
 

@@ -156,27 +156,45 @@ int fsp_mapping_verify(const struct fsp_mapping *m, unsigned int seed,
 	return ret;
 }
 
-int fsp_case_trace_open(const struct fsp_target *t, struct fsp_trace *tr,
-			const char *tag)
+/*
+ * One tracefs instance serves every case of a profile: creating and
+ * removing one costs ~60-80 ms, three times a profile. Workers are one
+ * process per profile, so this static state is the profile's.
+ */
+static struct fsp_trace shared_trace;
+static int shared_state;	/* 0: not yet, 1: open, < 0: -errno */
+
+struct fsp_trace *fsp_case_trace(const struct fsp_target *t, int *err)
 {
 	char name[64], root[128];
 	int mounted, ret;
 
-	snprintf(name, sizeof(name), "fsprobe-%d-%s", (int)getpid(), tag);
-	ret = fsp_trace_find_root(root, sizeof(root), &mounted);
-	if (ret)
-		return ret;
-	if (t->journal) {
-		ret = fsp_journal_add(t->journal, "tracefs", name, NULL);
-		if (ret)
-			return ret;
+	if (!shared_state) {
+		snprintf(name, sizeof(name), "fsprobe-%d", (int)getpid());
+		ret = fsp_trace_find_root(root, sizeof(root), &mounted);
+		if (!ret && t->journal)
+			ret = fsp_journal_add(t->journal, "tracefs", name,
+					      NULL);
+		/*
+		 * A probe sees at most a few thousand events of ~40 bytes:
+		 * 256 kB per CPU holds them with room, and allocating (and
+		 * freeing) it is a fraction of the default's cost. Losses
+		 * are counted anyway.
+		 */
+		if (!ret)
+			ret = fsp_trace_open(&shared_trace, name, 256);
+		shared_state = ret ? ret : 1;
 	}
-	/*
-	 * A probe sees at most a few thousand events of ~40 bytes: 256 kB
-	 * per CPU holds them with room, and allocating (and freeing) it is
-	 * a fraction of the default's cost. Losses are counted anyway.
-	 */
-	return fsp_trace_open(tr, name, 256);
+	*err = shared_state < 0 ? shared_state : 0;
+	return shared_state == 1 ? &shared_trace : NULL;
+}
+
+void fsp_case_trace_release(void)
+{
+	if (shared_state == 1)
+		fsp_trace_close(&shared_trace);
+	memset(&shared_trace, 0, sizeof(shared_trace));
+	shared_state = 0;
 }
 
 long fsp_case_read_ahead_kb(const struct fsp_target *t)

@@ -160,24 +160,23 @@ static void judge(const struct fsp_target *t, struct fsp_probe *p,
 			      fsp_collapse_why(c->rc, t));
 }
 
-/* Trace the collapse of name: 1 if tracing, else 0 and why in evidence. */
-static int trace_start(const struct fsp_target *t, struct fsp_probe *p,
-		       struct fsp_trace *tr, const char *name)
+/* Trace the collapse of name: the profile's instance, or NULL and why. */
+static struct fsp_trace *trace_start(const struct fsp_target *t,
+				     struct fsp_probe *p, const char *name)
 {
+	struct fsp_trace *tr;
 	int ret;
 
-	memset(tr, 0, sizeof(*tr));
-	ret = fsp_case_trace_open(t, tr, p->c->name);
-	if (!ret) {
+	tr = fsp_case_trace(t, &ret);
+	if (tr) {
 		ret = fsp_trace_watch_collapse(tr, name);
 		if (!ret)
 			ret = fsp_trace_start(tr);
-		if (ret)
-			fsp_trace_close(tr);
 	}
-	if (ret)
-		fsp_ev_str(p, "tracefs", strerror(-ret));
-	return !ret;
+	if (!ret)
+		return tr;
+	fsp_ev_str(p, "tracefs", strerror(-ret));
+	return NULL;
 }
 
 static int same_kind(const struct fsp_trace_collapse *a,
@@ -245,10 +244,10 @@ void fsp_collapse_run(const struct fsp_target *t, struct fsp_probe *p,
 {
 	struct fsp_collapse_try c;
 	struct fsp_mapping m;
-	struct fsp_trace tr;
+	struct fsp_trace *tr;
 	unsigned long long bad;
 	long before, after;
-	int ret, order, traced;
+	int ret, order;
 
 	fsp_ev_str(p, "cold", t->cold_method);
 	fsp_ev_str(p, "prot", prot & PROT_EXEC ? "r-x" : "r--");
@@ -278,12 +277,10 @@ void fsp_collapse_run(const struct fsp_target *t, struct fsp_probe *p,
 	if (order >= 0)
 		p->order_fault = order;
 
-	traced = trace_start(t, p, &tr, name);
+	tr = trace_start(t, p, name);
 	fsp_madv_collapse(m.addr, m.len, m.fd, &c);
-	if (traced) {
-		trace_report(p, &tr, c.rc);
-		fsp_trace_close(&tr);
-	}
+	if (tr)
+		trace_report(p, tr, c.rc);
 	fsp_ev_int(p, "madv_collapse_rc", c.rc ? -1 : 0);
 	fsp_ev_str(p, "errno", c.rc ? fsp_errno_name(c.rc) : NULL);
 	fsp_ev_int(p, "attempts", c.attempts);

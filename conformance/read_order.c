@@ -184,25 +184,22 @@ static int measure(const struct fsp_target *t, struct fsp_probe *p,
 
 static void run(const struct fsp_target *t, struct fsp_probe *p)
 {
-	struct fsp_trace tr;
+	struct fsp_trace *tr;
 	int traced, ret, o;
 
-	memset(&tr, 0, sizeof(tr));
-	ret = fsp_case_trace_open(t, &tr, "read-order");
-	traced = !ret;
+	tr = fsp_case_trace(t, &ret);
+	traced = tr != NULL;
 	fsp_ev_str(p, "method", traced ? "tracefs+pagemap" : "pagemap");
 	if (!traced)
 		fsp_ev_str(p, "tracefs", strerror(-ret));
 	fsp_ev_int(p, "read_ahead_kb", fsp_case_read_ahead_kb(t));
 	fsp_ev_str(p, "cold", t->cold_method);
 
-	p->order_read = measure(t, p, &tr, traced, &modes[0]);
-	o = measure(t, p, &tr, traced, &modes[1]);
-	p->order_fault = measure(t, p, &tr, traced, &modes[2]);
+	p->order_read = measure(t, p, tr, traced, &modes[0]);
+	o = measure(t, p, tr, traced, &modes[1]);
+	p->order_fault = measure(t, p, tr, traced, &modes[2]);
 	if (o > p->order_fault)
 		p->order_fault = o;
-	if (traced)
-		fsp_trace_close(&tr);
 	if (p->result != FSP_PASS)
 		return;
 	if (!traced)
