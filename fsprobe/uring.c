@@ -32,35 +32,35 @@ static int finish_short(int fd, const char *buf, size_t len, off_t off,
 }
 
 /* Submit one batch of n writes and reap all of them. */
-static int write_batch(struct io_uring *ring, int fd, char *bufs, size_t *lens,
+static int write_batch(struct io_uring *r, int fd, char *b, size_t *lens,
 		       off_t base, int n)
 {
 	struct io_uring_cqe *cqe;
 	int i, ret, err = 0;
 
 	for (i = 0; i < n; i++) {
-		struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+		struct io_uring_sqe *sqe = io_uring_get_sqe(r);
 
-		io_uring_prep_write(sqe, fd, bufs + i * CHUNK, lens[i],
+		io_uring_prep_write(sqe, fd, b + i * CHUNK, lens[i],
 				    base + (off_t)i * CHUNK);
 		io_uring_sqe_set_data64(sqe, i);
 	}
-	ret = io_uring_submit_and_wait(ring, n);
+	ret = io_uring_submit_and_wait(r, n);
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < n; i++) {
 		unsigned int k;
 
-		ret = io_uring_wait_cqe(ring, &cqe);
+		ret = io_uring_wait_cqe(r, &cqe);
 		if (ret < 0)
 			return ret;
 		k = (unsigned int)io_uring_cqe_get_data64(cqe);
 		ret = cqe->res;
-		io_uring_cqe_seen(ring, cqe);
+		io_uring_cqe_seen(r, cqe);
 		if (k >= (unsigned int)n)
 			ret = -EIO;
 		else if (ret >= 0 && (size_t)ret < lens[k])
-			ret = finish_short(fd, bufs + k * CHUNK, lens[k],
+			ret = finish_short(fd, b + k * CHUNK, lens[k],
 					   base + (off_t)k * CHUNK, ret);
 		else if (ret > 0)
 			ret = 0;
@@ -70,21 +70,39 @@ static int write_batch(struct io_uring *ring, int fd, char *bufs, size_t *lens,
 	return err;
 }
 
+/*
+ * One ring and one set of buffers per process, made on first use: a
+ * ring per file costs a setup and an asynchronous teardown (kworker
+ * "iou_exit") each time. A forked child makes its own; the kernel frees
+ * them at exit.
+ */
+static struct io_uring ring;
+static char *bufs;
+static pid_t owner;
+static int ring_err;
+
+static int get_ring(void)
+{
+	int ret;
+
+	if (owner == getpid())
+		return ring_err;
+	owner = getpid();
+	bufs = malloc(QD * CHUNK);
+	if (!bufs)
+		return ring_err = -ENOMEM;
+	ret = io_uring_queue_init(QD, &ring, 0);
+	if (ret < 0)
+		ret = ret == -ENOSYS || ret == -EPERM ? ret : -EOPNOTSUPP;
+	return ring_err = ret < 0 ? ret : 0;
+}
+
 int fsp_uring_write_pattern(int fd, size_t size, uint32_t seed)
 {
-	struct io_uring ring;
 	size_t lens[QD], off = 0;
-	char *bufs;
 	int ret, i;
 
-	ret = io_uring_queue_init(QD + 1, &ring, 0);
-	if (ret < 0)
-		return ret == -ENOSYS || ret == -EPERM ? ret : -EOPNOTSUPP;
-	bufs = malloc(QD * CHUNK);
-	if (!bufs) {
-		io_uring_queue_exit(&ring);
-		return -ENOMEM;
-	}
+	ret = get_ring();
 	while (off < size && !ret) {
 		for (i = 0; i < QD && off + i * CHUNK < size; i++) {
 			size_t at = off + i * CHUNK;
@@ -95,7 +113,5 @@ int fsp_uring_write_pattern(int fd, size_t size, uint32_t seed)
 		ret = write_batch(&ring, fd, bufs, lens, off, i);
 		off += (size_t)i * CHUNK;
 	}
-	free(bufs);
-	io_uring_queue_exit(&ring);
 	return ret < 0 ? ret : 0;
 }
