@@ -177,6 +177,15 @@ int fsp_loop_detach(struct fsp_loop *lo)
 	return ret;
 }
 
+/* Is back (sysfs backing_file) our image, maybe deleted meanwhile? */
+static int is_image(const char *back, const char *image)
+{
+	size_t l = strlen(image);
+
+	return !strcmp(back, image) ||
+	       (!strncmp(back, image, l) && !strcmp(back + l, " (deleted)"));
+}
+
 int fsp_loop_detach_if_backed_by(const char *dev, const char *image)
 {
 	char back[PATH_MAX];
@@ -186,25 +195,25 @@ int fsp_loop_detach_if_backed_by(const char *dev, const char *image)
 		return -EINVAL;
 	if (fsp_loop_backing_file(nr, back, sizeof(back)))
 		return 0;	/* not attached any more */
-	/* A deleted image shows as "PATH (deleted)". */
-	if (strcmp(back, image) && !(strncmp(back, image, strlen(image)) == 0 &&
-				     !strcmp(back + strlen(image), " (deleted)")))
+	if (!is_image(back, image))
 		return -EPERM;
 	fd = open(dev, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = ioctl(fd, LOOP_CLR_FD, 0) ? -errno : 1;
-	close(fd);
+	ret = fd < 0 ? -errno : ioctl(fd, LOOP_CLR_FD, 0) ? -errno : 1;
+	if (fd >= 0)
+		close(fd);
 	/*
-	 * A mount in a namespace that is still being torn down holds the
-	 * device: CLR_FD then only sets AUTOCLEAR. Wait (bounded) for it.
+	 * Whatever CLR_FD said, the device may still be going: a killed
+	 * worker's mount is released asynchronously (CLR_FD then only sets
+	 * AUTOCLEAR), or the autoclear rundown is already under way (ENXIO).
+	 * Wait, boundedly, until it no longer shows our image.
 	 */
-	for (tries = 0; ret == 1 && tries < 200; tries++) {
-		if (fsp_loop_backing_file(nr, back, sizeof(back)))
-			break;
+	for (tries = 0; tries < 500; tries++) {
+		if (fsp_loop_backing_file(nr, back, sizeof(back)) ||
+		    !is_image(back, image))
+			return 1;
 		pause_ms(10);
 	}
-	return ret;
+	return ret == 1 ? -EBUSY : ret;
 }
 
 int fsp_loop_queue_path(const struct fsp_loop *lo, const char *attr,
