@@ -23,7 +23,7 @@ static int prepare(const struct fsp_target *t)
 }
 
 static void argv_for(const struct fsp_target *t, const char *copy,
-		     char *argv[8], char *store, size_t len)
+		     int collapse, char *argv[8], char *store, size_t len)
 {
 	size_t half = len / 2;
 
@@ -32,9 +32,9 @@ static void argv_for(const struct fsp_target *t, const char *copy,
 	argv[0] = store;
 	argv[1] = store + half;
 	argv[2] = "--hint";
-	argv[3] = "--collapse";
-	argv[4] = "--work";
-	argv[5] = "20";
+	argv[3] = "--work";
+	argv[4] = "20";
+	argv[5] = collapse ? "--collapse" : NULL;
 	argv[6] = NULL;
 }
 

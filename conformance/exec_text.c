@@ -24,14 +24,14 @@ static int prepare(const struct fsp_target *t)
 }
 
 static void argv_for(const struct fsp_target *t, const char *copy,
-		     char *argv[8], char *store, size_t len)
+		     int collapse, char *argv[8], char *store, size_t len)
 {
 	fsp_case_path(t, 0, copy, store, len);
 	argv[0] = store;
 	argv[1] = "--hint";
-	argv[2] = "--collapse";
-	argv[3] = "--work";
-	argv[4] = "20";
+	argv[2] = "--work";
+	argv[3] = "20";
+	argv[4] = collapse ? "--collapse" : NULL;
 	argv[5] = NULL;
 }
 

@@ -160,13 +160,13 @@ static void put_report(struct fsp_probe *p, const char *tag,
 
 /* Run one copy; 0 and the report, or the probe's result set. */
 static int run_copy(const struct fsp_target *t, struct fsp_probe *p,
-		    const char *copy, const char *tag,
+		    const char *copy, const char *tag, int collapse,
 		    fsp_payload_argv_fn argv_fn, struct fsp_payload_report *r)
 {
 	char *argv[8], store[4096];
 	int ret;
 
-	argv_fn(t, copy, argv, store, sizeof(store));
+	argv_fn(t, copy, collapse, argv, store, sizeof(store));
 	ret = fsp_payload_exec(argv, r);
 	if (ret) {
 		fsp_probe_set(p, FSP_FAIL, "%s run of %s failed (exit %d): "
@@ -200,7 +200,7 @@ void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 		return;
 	}
 	fsp_ev_str(p, "cold", t->cold_method);
-	if (run_copy(t, p, cold, "cold", argv_fn, &rc))
+	if (run_copy(t, p, cold, "cold", 1, argv_fn, &rc))
 		return;
 	fsp_ev_int(p, "pmd_max_kb", rc.pmd_max_kb);
 	fsp_ev_bool(p, "aligned", rc.aligned == 1);
@@ -211,14 +211,17 @@ void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 			      strerror(-ret));
 		return;
 	}
-	if (run_copy(t, p, warm, "warmed", argv_fn, &rw))
+	if (run_copy(t, p, warm, "warmed", 0, argv_fn, &rw))
 		return;
 	if (p->result != FSP_PASS)
 		return;
-	if (rc.pmd_mapped_kb > 0 || rw.pmd_mapped_kb > 0) {
-		p->routes |= FSP_ROUTE_FAULT;
+	/* Which route made it PMD: see fsp_payload_probe() in the header. */
+	if (rc.pmd_mapped_kb > 0)
+		p->routes |= FSP_ROUTE_COLLAPSE;
+	if (rw.pmd_mapped_kb > 0)
+		p->routes |= t->shmem ? FSP_ROUTE_SHMEM : FSP_ROUTE_FAULT;
+	if (rc.pmd_mapped_kb > 0 || rw.pmd_mapped_kb > 0)
 		return;
-	}
 	if (t->shmem)
 		fsp_probe_set(p, FSP_SKIP, "tmpfs text counts in "
 			      "ShmemPmdMapped, not FilePmdMapped: cold %ld kB,"

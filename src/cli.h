@@ -62,6 +62,8 @@ void fsp_usage(FILE *out);
 /* Print "fsprobe: MSG" and "Try 'fsprobe --help'" on stderr; returns 2. */
 int fsp_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fsp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Root check + private mount namespace; 0 or the exit code. */
+int fsp_enter_privileged(const char *cmd, const char *needs);
 
 /* Where profiles and payloads are (build tree, env, or installed). */
 const char *fsp_profile_dir(void);

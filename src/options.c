@@ -50,7 +50,7 @@ static const struct fsp_option options[] = {
 	{ "deb", OPT_DEB, "PKG.deb", CMD_VM,
 	  "a linux-image .deb: its kernel and modules" },
 	{ "timeout", OPT_TIMEOUT, "SEC", CMD_VM,
-	  "stop the guest after SEC seconds (default: 600)" },
+	  "stop the guest after SEC seconds (default: 1800)" },
 	{ "verbose", 'v', NULL, CMD_ALL, "progress and details on stderr" },
 	{ "help", 'h', NULL, CMD_ALL, "show this help and exit" },
 	{ "version", 'V', NULL, CMD_ALL, "show the version and exit" },
@@ -158,6 +158,13 @@ void fsp_usage(FILE *out)
 		"  FSPROBE_PROFILE_DIR    directory of *.conf profiles\n"
 		"  FSPROBE_STATE_DIR      run state base (default "
 		FSP_STATE_BASE ")\n"
+		"  FSPROBE_CACHE_DIR      vm: initramfs and .deb cache "
+		"(default /var/cache/fsprobe,\n"
+		"                         ~/.cache/fsprobe for non-root)\n"
+		"  FSPROBE_QEMU           vm: the qemu binary (default "
+		"qemu-system-x86_64)\n"
+		"  FSPROBE_VM_ACCEL       vm: qemu's -accel (default "
+		"tcg,thread=single)\n"
 		"\nExit status: 0 all checks passed (skips allowed), 1 a check "
 		"failed,\n2 usage or environment error. A run stopped by a "
 		"signal exits 128+signal.\n"

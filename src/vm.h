@@ -51,6 +51,7 @@ int fsp_vm_cache_dir(char *buf, size_t len);
 struct fsp_vm_mods {
 	char kver[128];		/* the modules' (and kernel's) release */
 	char kernel[4096];	/* vmlinuz found in a .deb, else "" */
+	char config[4096];	/* its boot/config-KVER, else "" */
 	char dir[4096];		/* decompressed .ko files and "order" */
 	char **names;		/* file names in dir, in load order */
 	int nr;
@@ -116,6 +117,33 @@ int fsp_vm_img_elf(struct fsp_vm_img *img, const char *dst,
  */
 int fsp_vm_img_build(struct fsp_vm_img *img, const char *cache, char *path,
 		     size_t len, int *hit);
+
+/* The image as an uncompressed newc cpio, written to fd. */
+int fsp_vm_img_write_fd(struct fsp_vm_img *img, int fd);
+
+/* --- vm_guest.c ------------------------------------------------------ */
+
+struct fsp_cli;
+
+/* The marker lines around the guest's document on its second serial port. */
+#define FSP_VM_MARK "FSPROBE-VM-RESULT"
+
+/*
+ * Everything but the run options, the part worth caching: /init,
+ * busybox, fsprobe, payloads, profiles, host tools, m's modules and
+ * config (at boot/config-release).
+ */
+int fsp_vm_guest_base(struct fsp_vm_img *img, const struct fsp_cli *cli,
+		      const struct fsp_vm_mods *m, const char *release);
+/* The run options (one per line), this boot's nonce, -p files. */
+int fsp_vm_guest_args(struct fsp_vm_img *img, const struct fsp_cli *cli,
+		      const char *nonce);
+/*
+ * The boot's initrd at path: the cached archive base, zero padding to 4
+ * bytes (the kernel looks for the next archive there), then args.
+ */
+int fsp_vm_guest_initrd(const char *base, struct fsp_vm_img *args,
+			const char *path);
 
 /* Content hash (FNV-1a 64) helpers shared with vm_modules.c. */
 #define FSP_VM_HASH_INIT 0xcbf29ce484222325ULL

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <elf.h>
+#include <linux/elf.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -289,6 +289,23 @@ static int ldso_line(char *line, char *path, size_t len)
 	return fsp_strcpy(path, len, fsp_rstrip(s));
 }
 
+/*
+ * glibc dlopens libgcc_s.so.1 for pthread_exit and cancellation
+ * (mksquashfs aborts without it), so no loader listing shows it: take it
+ * from libc's directory whenever libc comes in.
+ */
+static int add_libgcc(struct fsp_vm_img *img, const char *lib)
+{
+	const char *slash = strrchr(lib, '/');
+	char p[PATH_MAX];
+
+	if (!slash || strcmp(slash + 1, "libc.so.6") ||
+	    fsp_fmt(p, sizeof(p), "%.*s/libgcc_s.so.1", (int)(slash - lib),
+		    lib) || access(p, R_OK))
+		return 0;
+	return fsp_vm_img_file(img, p, p, 0644);
+}
+
 int fsp_vm_img_elf(struct fsp_vm_img *img, const char *dst,
 		   const char *src)
 {
@@ -345,6 +362,8 @@ int fsp_vm_img_elf(struct fsp_vm_img *img, const char *dst,
 				 src, fsp_lstrip(line));
 		if (!ret && lib[0])
 			ret = fsp_vm_img_file(img, lib, lib, 0755);
+		if (!ret && lib[0])
+			ret = add_libgcc(img, lib);
 		if (ret)
 			break;
 	}
@@ -524,7 +543,6 @@ static int compress_to(struct fsp_vm_img *img, const char *tmp)
 {
 	char *argv[] = { "gzip", "-n", "-c", NULL };
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
-	struct wbuf *w;
 	int pfd[2], out, ret, wret, status;
 	pid_t pid;
 
@@ -547,16 +565,7 @@ static int compress_to(struct fsp_vm_img *img, const char *tmp)
 	}
 	/* gzip dying must be an error here, not a SIGPIPE for fsprobe. */
 	sigaction(SIGPIPE, &ign, &old);
-	w = malloc(sizeof(*w));
-	if (w) {
-		w->fd = pfd[1];
-		w->used = 0;
-		w->off = 0;
-		wret = write_cpio(img, w);
-		free(w);
-	} else {
-		wret = -ENOMEM;
-	}
+	wret = fsp_vm_img_write_fd(img, pfd[1]);
 	close(pfd[1]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -575,7 +584,39 @@ static int compress_to(struct fsp_vm_img *img, const char *tmp)
 	return 0;
 }
 
-/* Drop cached archives and module sets nobody has used for a month. */
+int fsp_vm_img_write_fd(struct fsp_vm_img *img, int fd)
+{
+	struct wbuf *w = malloc(sizeof(*w));
+	int ret;
+
+	if (!w)
+		return -ENOMEM;
+	qsort(img->e, img->nr, sizeof(*img->e), cmp_entry);
+	w->fd = fd;
+	w->used = 0;
+	w->off = 0;
+	ret = write_cpio(img, w);
+	free(w);
+	return ret;
+}
+
+/* A NAME.tmp.PID whose writer is dead (killed mid-build). */
+static int orphan_tmp(const char *name)
+{
+	const char *t = strstr(name, ".tmp.");
+	char *end;
+	long pid;
+
+	if (!t)
+		return 0;
+	pid = strtol(t + 5, &end, 10);
+	return pid > 0 && !*end && kill(pid, 0) && errno == ESRCH;
+}
+
+/*
+ * Drop cached archives and module sets nobody has used for a month, and
+ * what a killed build left half-written.
+ */
 static void prune(const char *cache)
 {
 	time_t now = time(NULL);
@@ -592,7 +633,10 @@ static void prune(const char *cache)
 		    strncmp(de->d_name, "deb-", 4))
 			continue;
 		if (fsp_fmt(p, sizeof(p), "%s/%s", cache, de->d_name) ||
-		    lstat(p, &st) || now - st.st_mtime < CACHE_MAX_AGE_S)
+		    lstat(p, &st))
+			continue;
+		if (now - st.st_mtime < CACHE_MAX_AGE_S &&
+		    !orphan_tmp(de->d_name))
 			continue;
 		if (S_ISDIR(st.st_mode))
 			fsp_rmtree(p);

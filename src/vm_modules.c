@@ -206,7 +206,7 @@ static int unpack_ko(const char *src, struct fsp_vm_mods *m, char *name,
 static int resolve(const char *root, struct fsp_vm_mods *m, int verbose,
 		   char *why, size_t whylen)
 {
-	char *argv[8], *line, *save, name[256];
+	char *argv[8], *line, *save, *save2, name[256];
 	struct fsp_vm_proc p;
 	size_t i;
 	int ret;
@@ -256,7 +256,7 @@ static int resolve(const char *root, struct fsp_vm_mods *m, int verbose,
 			}
 			if (strncmp(line, "insmod ", 7))
 				continue;
-			path = strtok(line + 7, " ");
+			path = strtok_r(line + 7, " ", &save2);
 			if (!path)
 				continue;
 			ret = unpack_ko(path, m, name, sizeof(name), why,
@@ -349,6 +349,9 @@ static int load_set(const char *dir, struct fsp_vm_mods *m)
 		ret = fsp_fmt(m->kernel, sizeof(m->kernel), "%s/vmlinuz", dir);
 	if (!ret)
 		ret = fsp_strcpy(m->dir, sizeof(m->dir), dir);
+	if (!ret && !fsp_fmt(m->config, sizeof(m->config), "%s/config", dir) &&
+	    access(m->config, R_OK))
+		m->config[0] = '\0';
 	return ret;
 }
 
@@ -395,6 +398,7 @@ static int from_deb(const char *deb, int verbose, struct fsp_vm_mods *m,
 	    fsp_fmt(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid()))
 		return -ENAMETOOLONG;
 	if (!access(final, R_OK)) {
+		utimensat(AT_FDCWD, final, NULL, 0);	/* used: keep it */
 		if (verbose)
 			fprintf(stderr, "fsprobe vm: %s: cached in %s\n", deb,
 				final);
@@ -450,6 +454,11 @@ static int from_deb(const char *deb, int verbose, struct fsp_vm_mods *m,
 		goto out;
 	}
 	ret = copy_file(src, m->kernel);
+	/* fsprobe reads /boot/config-KVER where there is no config.gz. */
+	if (!ret && !fsp_fmt(src, sizeof(src), "%s/boot/config-%s", root,
+			     m->kver) && !access(src, R_OK) &&
+	    !fsp_fmt(m->config, sizeof(m->config), "%s/config", tmp))
+		ret = copy_file(src, m->config);
 	if (!ret)
 		ret = save_set(tmp, m);
 	/* Complete sets only: a killed unpack never looks like a hit. */
@@ -458,6 +467,9 @@ static int from_deb(const char *deb, int verbose, struct fsp_vm_mods *m,
 	if (!ret) {
 		fsp_strcpy(m->dir, sizeof(m->dir), final);
 		fsp_fmt(m->kernel, sizeof(m->kernel), "%s/vmlinuz", final);
+		if (m->config[0])
+			fsp_fmt(m->config, sizeof(m->config), "%s/config",
+				final);
 	}
 out:
 	if (ret && !why[0])
@@ -496,6 +508,10 @@ static int from_dir(const char *dir, int verbose, struct fsp_vm_mods *m,
 	fsp_strcpy(m->dir, sizeof(m->dir), work);
 	if (fsp_fmt(root, sizeof(root), "%s/root", work))
 		return -ENAMETOOLONG;
+	/* An unpacked package or root: DIR is ROOT/lib/modules/KVER. */
+	if (!fsp_fmt(m->config, sizeof(m->config), "%s/../../../boot/config-%s",
+		     real, m->kver) && access(m->config, R_OK))
+		m->config[0] = '\0';
 	ret = symlink_farm(real, root, m->kver);
 	if (ret) {
 		snprintf(why, whylen, "--modules %s: %s", dir,

@@ -29,6 +29,7 @@
 int fsp_vm_start(char *const argv[], int in_fd, int out_fd, int err_fd,
 		 pid_t *pid)
 {
+	pid_t parent = getpid();
 	char tool[PATH_MAX];
 	int ret;
 
@@ -43,6 +44,9 @@ int fsp_vm_start(char *const argv[], int in_fd, int out_fd, int err_fd,
 		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);	/* we died before PDEATHSIG was set */
+		/* SIG_IGN survives exec; we ignore SIGPIPE to feed gzip. */
 		signal(SIGPIPE, SIG_DFL);
 		dup2(in_fd >= 0 ? in_fd : null, 0);
 		dup2(out_fd >= 0 ? out_fd : null, 1);
@@ -110,8 +114,8 @@ int fsp_vm_spawn(char *const argv[], int in_fd, int out_fd, int timeout_s,
 		ret = -errno;
 		goto out;
 	}
-	ret = fsp_vm_start(argv, in_fd, out_fd >= 0 ? out_fd : opipe[1], epipe[1],
-		    &pid);
+	ret = fsp_vm_start(argv, in_fd, out_fd >= 0 ? out_fd : opipe[1],
+			   epipe[1], &pid);
 	if (ret)
 		goto out;
 	close(epipe[1]);
