@@ -64,6 +64,8 @@ int fsp_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fsp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Root check + private mount namespace; 0 or the exit code. */
 int fsp_enter_privileged(const char *cmd, const char *needs);
+/* SIGINT, SIGTERM and SIGHUP to handler (SIG_DFL to restore). */
+void fsp_set_signals(void (*handler)(int));
 
 /* Where profiles and payloads are (build tree, env, or installed). */
 const char *fsp_profile_dir(void);

@@ -53,18 +53,6 @@ static void worker_slot(pid_t pid, pid_t old)
 	}
 }
 
-static void set_signals(void (*handler)(int))
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = handler;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 static int result_path(const struct fsp_journal *j, int idx, char *buf,
 		       size_t len)
 {
@@ -82,7 +70,7 @@ worker(const struct fsp_profile *prof, int idx, const struct fsp_run_opts *o,
 	char path[4096], tmp[4200];
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	set_signals(SIG_DFL);
+	fsp_set_signals(SIG_DFL);
 	if (getppid() != parent)
 		_exit(3);	/* parent died before PDEATHSIG was set */
 	if (unshare(CLONE_NEWNS) || fsp_mnt_make_private()) {
@@ -222,7 +210,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	status = calloc(nr, sizeof(*status));
 	pids = calloc(nr, sizeof(*pids));
 	jobs = cli->jobs ? cli->jobs : default_jobs();
-	set_signals(on_signal);
+	fsp_set_signals(on_signal);
 	t0 = fsp_now_ms();
 
 	while (done < nr) {
@@ -286,7 +274,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 		fprintf(stderr, "fsprobe: kept run directory %s\n", j.dir);
 	else
 		fsp_journal_finish(&j, NULL);
-	set_signals(SIG_DFL);
+	fsp_set_signals(SIG_DFL);
 
 	ret = fsp_render(cli, doc);
 	if (!ret)

@@ -60,18 +60,6 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
-static void set_signals(void (*handler)(int))
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = handler;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 static int chatty(const struct fsp_cli *cli)
 {
 	return cli->verbose || isatty(2);
@@ -585,14 +573,14 @@ int fsp_cmd_vm(struct fsp_cli *cli)
 	ret = check_inputs(cli, release, sizeof(release));
 	if (ret)
 		return ret;
-	set_signals(on_signal);
+	fsp_set_signals(on_signal);
 	memset(&m, 0, sizeof(m));
 	if (cli->deb || cli->modules) {
 		ret = fsp_vm_mods_prepare(cli->deb, cli->modules, cli->verbose,
 					  &m, why, sizeof(why));
 		if (ret) {
 			fsp_vm_mods_release(&m);
-			set_signals(SIG_DFL);
+			fsp_set_signals(SIG_DFL);
 			if (got_signal)
 				return 128 + got_signal;
 			fsp_warn("%s", why[0] ? why : strerror(-ret));
@@ -602,7 +590,7 @@ int fsp_cmd_vm(struct fsp_cli *cli)
 			fsp_warn("the modules are for %s but --kernel %s is "
 				 "%s", m.kver, cli->kernel, release);
 			fsp_vm_mods_release(&m);
-			set_signals(SIG_DFL);
+			fsp_set_signals(SIG_DFL);
 			return FSP_EXIT_USAGE;
 		}
 		if (!release[0])
@@ -620,7 +608,7 @@ int fsp_cmd_vm(struct fsp_cli *cli)
 		fsp_rmtree(tmp);
 	}
 	fsp_vm_mods_release(&m);
-	set_signals(SIG_DFL);
+	fsp_set_signals(SIG_DFL);
 	if (got_signal)
 		ret = 128 + got_signal;
 	return ret;
