@@ -132,7 +132,7 @@ int fsp_report_table(FILE *out, struct json_object *doc)
 		!ro ? "unknown (no kernel config found)" :
 		json_object_get_boolean(ro) ? "=y" : "not set");
 	profs = jget(doc, "profiles");
-	fprintf(out, "%-22s %-8s %-18s %-9s %-9s %s\n", "PROFILE", "FS",
+	fprintf(out, "%-22s %-8s %-18s %-14s %-9s %s\n", "PROFILE", "FS",
 		"VERDICT", "ROUTE", "MAX ORDER", "REASON");
 	for (i = 0; profs && i < json_object_array_length(profs); i++) {
 		struct json_object *p = json_object_array_get_idx(profs, i);
@@ -140,7 +140,7 @@ int fsp_report_table(FILE *out, struct json_object *doc)
 
 		routes_str(p, routes, sizeof(routes));
 		orders_str(p, orders, sizeof(orders));
-		fprintf(out, "%-22s %-8s %-18s %-9s %-9s %s\n",
+		fprintf(out, "%-22s %-8s %-18s %-14s %-9s %s\n",
 			jstr(p, "name", "?"), jstr(p, "fs", "?"),
 			jstr(p, "verdict", "?"), routes, orders,
 			jstr(p, "reason", ""));
