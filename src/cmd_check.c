@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "report.h"
@@ -22,6 +23,16 @@ int fsp_cmd_check(struct fsp_cli *cli)
 	if (stat(cli->args[0], &st) || !S_ISDIR(st.st_mode)) {
 		fsp_warn("check: '%s' is not a directory", cli->args[0]);
 		return FSP_EXIT_USAGE;
+	}
+	/*
+	 * As root, probes may mount tracefs: do it in a private mount
+	 * namespace (DIR stays visible there). Without root there is no
+	 * tracefs, pagemap PFN or kpageflags anyway; the probes say so.
+	 */
+	if (geteuid() == 0) {
+		ret = fsp_enter_privileged("check", "");
+		if (ret)
+			return ret;
 	}
 	ret = fsp_select_cases(cli, &o);
 	if (ret)

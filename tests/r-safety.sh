@@ -3,7 +3,8 @@
 # r-safety.sh - fsprobe never touches what is not its own: a foreign loop
 # device named by a forged stale journal survives `cleanup`; a state base
 # that is a symlink or world-writable is refused; two concurrent runs do
-# not share devices or state and give the same verdicts as one run.
+# not share devices or state and give the same verdicts as one run;
+# `check DIR` leaves the caller's mount table as it was.
 . "$srcdir/tests/root-lib.sh"
 
 # 1. A foreign loop device, and a stale journal that names it with
@@ -48,5 +49,17 @@ verdicts() { python3 -c 'import json,sys; print(" ".join(p["name"]+"="+p["verdic
 s=$(verdicts "$TMPD/single.json")
 [ "$(verdicts "$TMPD/a.json")" = "$s" ] && [ "$(verdicts "$TMPD/b.json")" = "$s" ]
 ok $? "both concurrent runs measured what a single run did: $s"
+# 4. check DIR works in a private mount namespace: the caller's mount
+#    table is the same afterwards (read-order may mount tracefs), and
+#    its own files in DIR are gone.
+mkdir "$TMPD/checkdir"
+findmnt -rn -o TARGET,FSTYPE | sort > "$TMPD/mounts.before"
+"$FSPROBE" check "$TMPD/checkdir" -P read-order -P fault-pmd -f json \
+	-o "$TMPD/check.json" 2> /dev/null
+rc=$?; [ $rc -eq 0 ]; ok $? "check DIR exits 0 (rc $rc)"
+findmnt -rn -o TARGET,FSTYPE | sort > "$TMPD/mounts.after"
+cmp -s "$TMPD/mounts.before" "$TMPD/mounts.after"
+ok $? "check DIR leaves the caller's mounts as they were$(diff "$TMPD/mounts.before" "$TMPD/mounts.after" | tr '\n' ' ')"
+[ -z "$(ls -A "$TMPD/checkdir")" ]; ok $? "check DIR removed its own files"
 check_no_leaks
 done_testing
