@@ -24,20 +24,3 @@ check_no_leaks() {
 	left=$(ls -A "$FSPROBE_STATE_DIR" 2>/dev/null || true)
 	[ -z "$left" ]; ok $? "no run directory left${left:+: $left}"
 }
-
-# json_assert FILE PYTHON-EXPR DESCRIPTION: evaluates EXPR with d = doc,
-# p = {profile name: profile}, ev(name, probe) = that probe's evidence.
-json_assert() {
-	python3 - "$1" "$2" <<'PYEOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-p = {x["name"]: x for x in d["profiles"]}
-def probe(name, pr):
-    return next(x for x in p[name]["probes"] if x["name"] == pr)
-def ev(name, pr):
-    return probe(name, pr).get("evidence", {})
-r = eval(sys.argv[2])
-sys.exit(0 if r else 1)
-PYEOF
-	ok $? "$3"
-}

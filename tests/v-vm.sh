@@ -47,39 +47,24 @@ diag "fsprobe vm took $(($(date +%s) - start)) s"
 [ $rc -eq 0 ]; ok $? "fsprobe vm --deb exits 0 (got $rc)"
 [ $rc -eq 0 ] || tail -n 40 "$T/err" | while IFS= read -r l; do diag "$l"; done
 
-# jassert PYTHON-EXPR DESCRIPTION, with d = doc, p = {name: profile},
-# ev(name, probe) = evidence, pr(name, probe) = the probe.
-jassert() {
-	python3 - "$J" "$1" <<'PYEOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-p = {x["name"]: x for x in d["profiles"]}
-def pr(name, probe):
-    return next(x for x in p[name]["probes"] if x["name"] == probe)
-def ev(name, probe):
-    return pr(name, probe).get("evidence", {})
-sys.exit(0 if eval(sys.argv[2]) else 1)
-PYEOF
-	ok $? "$2"
-}
 [ -s "$J" ] || { skip "no document: no verdicts to check"; done_testing; }
-jassert 'd["kernel"].startswith("6.12.") and d["kernel"].endswith("+deb12-amd64")' \
+json_assert "$J" 'd["kernel"].startswith("6.12.") and d["kernel"].endswith("+deb12-amd64")' \
 	"the document is the guest's: kernel 6.12.*+deb12-amd64"
-jassert 'd["vm"]["guest_exit"] == 0 and d["vm"]["deb"].endswith(".deb")' \
+json_assert "$J" 'd["vm"]["guest_exit"] == 0 and d["vm"]["deb"].endswith(".deb")' \
 	"vm object: guest fsprobe exit 0, the .deb named"
-jassert 'd["thp"]["read_only_thp_for_fs"] is False and d["thp"]["config_source"].startswith("/boot/config-6.12")' \
+json_assert "$J" 'd["thp"]["read_only_thp_for_fs"] is False and d["thp"]["config_source"].startswith("/boot/config-6.12")' \
 	"READ_ONLY_THP_FOR_FS not set, read from the package's config"
-jassert 'p["xfs-default"]["verdict"] == "pmd" and p["xfs-default"]["route"] == ["fault"]' \
+json_assert "$J" 'p["xfs-default"]["verdict"] == "pmd" and p["xfs-default"]["route"] == ["fault"]' \
 	"xfs-default: pmd by the fault route on 6.12"
-jassert 'ev("xfs-default", "fault-pmd")["file_pmd_mapped_kb"] == 8192' \
+json_assert "$J" 'ev("xfs-default", "fault-pmd")["file_pmd_mapped_kb"] == 8192' \
 	"xfs-default: FilePmdMapped 8192 kB for the hinted 8 MiB mapping"
-jassert 'p["ext4-default"]["verdict"] not in ("pmd", "pmd-collapse-only") and ev("ext4-default", "fault-pmd")["file_pmd_mapped_kb"] == 0' \
+json_assert "$J" 'p["ext4-default"]["verdict"] not in ("pmd", "pmd-collapse-only") and ev("ext4-default", "fault-pmd")["file_pmd_mapped_kb"] == 0' \
 	"ext4-default: not PMD on 6.12 (0 kB)"
-jassert 'p["btrfs-default"]["verdict"] not in ("pmd", "pmd-collapse-only")' \
+json_assert "$J" 'p["btrfs-default"]["verdict"] not in ("pmd", "pmd-collapse-only")' \
 	"btrfs-default: not PMD on 6.12"
-jassert 'all(pr(n, "collapse")["result"] == "skip" and "EINVAL" in pr(n, "collapse")["reason"] for n in ("xfs-default", "ext4-default", "btrfs-default"))' \
+json_assert "$J" 'all(probe(n, "collapse")["result"] == "skip" and "EINVAL" in probe(n, "collapse")["reason"] for n in ("xfs-default", "ext4-default", "btrfs-default"))' \
 	"collapse: EINVAL on every file system (no READ_ONLY_THP_FOR_FS)"
-jassert 'p["tmpfs-huge-always"]["verdict"] == "shmem-pmd"' \
+json_assert "$J" 'p["tmpfs-huge-always"]["verdict"] == "shmem-pmd"' \
 	"tmpfs huge=always: shmem-pmd"
 left=$(ls -A "$T/tmp"); [ -z "$left" ]; ok $? "no temporary directory left${left:+: $left}"
 
