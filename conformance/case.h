@@ -17,7 +17,7 @@
 
 struct fsp_journal;
 
-#define FSP_FILE_SIZE (8UL << 20)
+#define FSP_FILE_SIZE (4UL << 20)
 
 enum fsp_outcome { FSP_PASS, FSP_FAIL, FSP_SKIP, FSP_ERROR };
 
@@ -121,6 +121,11 @@ void fsp_unmap_file(struct fsp_mapping *m);
 struct fsp_trace;
 struct fsp_trace *fsp_case_trace(const struct fsp_target *t, int *err);
 void fsp_case_trace_release(void);
+/*
+ * Release starts the instance's removal in the background (it sleeps for
+ * RCU grace periods); wait joins it. The runner waits after unmounting.
+ */
+void fsp_case_trace_wait(void);
 /* The device's read_ahead_kb (-1 if unknown): it bounds read orders. */
 long fsp_case_read_ahead_kb(const struct fsp_target *t);
 

@@ -169,6 +169,7 @@ struct fsp_trace *fsp_case_trace(const struct fsp_target *t, int *err)
 	char name[64], root[128];
 	int mounted, ret;
 
+	fsp_case_trace_wait();	/* a closing instance has our name */
 	if (!shared_state) {
 		snprintf(name, sizeof(name), "fsprobe-%d", (int)getpid());
 		ret = fsp_trace_find_root(root, sizeof(root), &mounted);
@@ -191,8 +192,20 @@ struct fsp_trace *fsp_case_trace(const struct fsp_target *t, int *err)
 
 void fsp_case_trace_release(void)
 {
-	if (shared_state == 1)
-		fsp_trace_close(&shared_trace);
+	if (shared_state == 1) {
+		fsp_trace_close_async(&shared_trace);
+		shared_state = 2;	/* removal in flight */
+		return;
+	}
+	memset(&shared_trace, 0, sizeof(shared_trace));
+	shared_state = 0;
+}
+
+void fsp_case_trace_wait(void)
+{
+	if (shared_state != 2)
+		return;
+	fsp_trace_close_wait(&shared_trace);
 	memset(&shared_trace, 0, sizeof(shared_trace));
 	shared_state = 0;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * collapse.c - MADV_COLLAPSE of a PROT_READ, MAP_PRIVATE mapping of a cold,
- * clean 8 MiB file faulted in without MADV_HUGEPAGE: can data (not text)
+ * clean 4 MiB file faulted in without MADV_HUGEPAGE: can data (not text)
  * reach PMD folios through the collapse route on this filesystem? On a
  * kernel without CONFIG_READ_ONLY_THP_FOR_FS a regular file gets EINVAL,
  * which is reported as a skip naming the config, not as an FS fault; tmpfs

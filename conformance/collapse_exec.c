@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * collapse_exec.c - MADV_COLLAPSE of a PROT_READ|PROT_EXEC, MAP_PRIVATE
- * mapping of a cold, clean 8 MiB file faulted in without MADV_HUGEPAGE:
+ * mapping of a cold, clean 4 MiB file faulted in without MADV_HUGEPAGE:
  * the text case READ_ONLY_THP_FOR_FS was made for (khugepaged's selftest
  * maps its file the same way). An unhinted exec mapping reads order-0
  * folios only, so this is what a binary's text gets unless it is

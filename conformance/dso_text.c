@@ -10,15 +10,12 @@
 
 #include "payload_util.h"
 
-#define COLD "dso-text.cold.so"
-#define WARM "dso-text.warm.so"
+#define COPY "dso-text.so"
 
 static int prepare(const struct fsp_target *t)
 {
-	int ret = fsp_payload_copy(t, "libbigtext.so", COLD);
+	int ret = fsp_payload_copy(t, "libbigtext.so", COPY);
 
-	if (!ret)
-		ret = fsp_payload_copy(t, "libbigtext.so", WARM);
 	return ret == -ENOENT ? 0 : ret;	/* run() reports the skip */
 }
 
@@ -33,14 +30,14 @@ static void argv_for(const struct fsp_target *t, const char *copy,
 	argv[1] = store + half;
 	argv[2] = "--hint";
 	argv[3] = "--work";
-	argv[4] = "20";
+	argv[4] = "1";
 	argv[5] = collapse ? "--collapse" : NULL;
 	argv[6] = NULL;
 }
 
 static void run(const struct fsp_target *t, struct fsp_probe *p)
 {
-	fsp_payload_probe(t, p, COLD, WARM, argv_for);
+	fsp_payload_probe(t, p, COPY, argv_for);
 }
 
 const struct fsp_case fsp_case_dso_text = {

@@ -11,15 +11,12 @@
 
 #include "payload_util.h"
 
-#define COLD "exec-text.cold"
-#define WARM "exec-text.warm"
+#define COPY "exec-text"
 
 static int prepare(const struct fsp_target *t)
 {
-	int ret = fsp_payload_copy(t, "bigtext", COLD);
+	int ret = fsp_payload_copy(t, "bigtext", COPY);
 
-	if (!ret)
-		ret = fsp_payload_copy(t, "bigtext", WARM);
 	return ret == -ENOENT ? 0 : ret;	/* run() reports the skip */
 }
 
@@ -30,14 +27,14 @@ static void argv_for(const struct fsp_target *t, const char *copy,
 	argv[0] = store;
 	argv[1] = "--hint";
 	argv[2] = "--work";
-	argv[3] = "20";
+	argv[3] = "1";
 	argv[4] = collapse ? "--collapse" : NULL;
 	argv[5] = NULL;
 }
 
 static void run(const struct fsp_target *t, struct fsp_probe *p)
 {
-	fsp_payload_probe(t, p, COLD, WARM, argv_for);
+	fsp_payload_probe(t, p, COPY, argv_for);
 }
 
 const struct fsp_case fsp_case_exec_text = {

@@ -4,8 +4,8 @@
  * test. The first mapping that faults a cold file decides its folio
  * sizes (DESIGN.md §7), and a binary's text is faulted by the loader
  * before the binary can madvise it; so each probe reports a `cold` run
- * (the binary alone) and a `warmed` run (its file first populated
- * through a hinted mapping, then exec'd).
+ * (the binary alone) and a `warmed` run (its file made cold again, then
+ * populated through a hinted mapping, then exec'd).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elf.h"
@@ -182,17 +183,48 @@ static int run_copy(const struct fsp_target *t, struct fsp_probe *p,
 	return 0;
 }
 
+/* Make the copy cold again for the warmed run (not on tmpfs). */
+static int recool(const struct fsp_target *t, struct fsp_probe *p,
+		  const char *path)
+{
+	unsigned long left = 0;
+	struct stat st;
+	int fd, ret;
+
+	if (t->shmem) {
+		fsp_ev_str(p, "warmed_cold", "none (tmpfs: data lives in the "
+			   "cache)");
+		return 0;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st))
+		ret = -errno;
+	else
+		ret = fsp_evict(fd, st.st_size, &left);
+	if (fd >= 0)
+		close(fd);
+	if (!ret && left)
+		ret = -EBUSY;
+	if (ret) {
+		fsp_probe_set(p, FSP_ERROR, "making %s cold again after the "
+			      "cold run: %s (%lu pages stayed cached)", path,
+			      strerror(-ret), left);
+		return ret;
+	}
+	fsp_ev_str(p, "warmed_cold", "fadvise (cachestat: 0 pages left)");
+	return 0;
+}
+
 void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
-		       const char *cold, const char *warm,
-		       fsp_payload_argv_fn argv_fn)
+		       const char *copy, fsp_payload_argv_fn argv_fn)
 {
 	struct fsp_payload_report rc, rw;
 	char path[4096], why[256];
 	int ret;
 
-	if (fsp_case_path(t, 0, cold, path, sizeof(path)) || access(path, X_OK)) {
+	if (fsp_case_path(t, 0, copy, path, sizeof(path)) || access(path, X_OK)) {
 		fsp_probe_set(p, FSP_SKIP, "payload not copied (%s/%s missing:"
-			      " build it with make)", t->payload_dir, cold);
+			      " build it with make)", t->payload_dir, copy);
 		return;
 	}
 	if (fsp_payload_layout(path, why, sizeof(why))) {
@@ -200,18 +232,20 @@ void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 		return;
 	}
 	fsp_ev_str(p, "cold", t->cold_method);
-	if (run_copy(t, p, cold, "cold", 1, argv_fn, &rc))
+	if (run_copy(t, p, copy, "cold", 1, argv_fn, &rc))
 		return;
 	fsp_ev_int(p, "pmd_max_kb", rc.pmd_max_kb);
 	fsp_ev_bool(p, "aligned", rc.aligned == 1);
 	fsp_ev_str(p, "cold_collapse_errno", rc.collapse_errno);
-	ret = fsp_payload_warm(t, warm);
+	if (recool(t, p, path))
+		return;
+	ret = fsp_payload_warm(t, copy);
 	if (ret) {
-		fsp_probe_set(p, FSP_ERROR, "warming %s: %s", warm,
+		fsp_probe_set(p, FSP_ERROR, "warming %s: %s", copy,
 			      strerror(-ret));
 		return;
 	}
-	if (run_copy(t, p, warm, "warmed", 0, argv_fn, &rw))
+	if (run_copy(t, p, copy, "warmed", 0, argv_fn, &rw))
 		return;
 	if (p->result != FSP_PASS)
 		return;

@@ -29,17 +29,20 @@ int fsp_payload_exec(char *const argv[], struct fsp_payload_report *r);
 /* The ELF layout check of a payload copy: 0, or a reason in why. */
 int fsp_payload_layout(const char *path, char *why, size_t len);
 /*
- * The shared run: a cold copy exec'd as is, which also tries
+ * The shared run: the cold copy exec'd as is, which also tries
  * MADV_COLLAPSE (its text is read small before it can madvise, so only a
- * collapse can make it PMD: the collapse route), and a warmed copy
- * without collapse (PMD there is the fault route); pass when either is
- * PMD-mapped. argv_fn builds the argv for a copy's path.
+ * collapse can make it PMD: the collapse route); then the same copy made
+ * cold again (fsync + POSIX_FADV_DONTNEED, checked with cachestat: not
+ * one page may stay cached, so nothing the collapse built survives),
+ * warmed, and run without collapse (PMD there is the fault route); pass
+ * when either run is PMD-mapped. On tmpfs the data lives in the cache:
+ * the warmed run reuses it. argv_fn builds the argv for a copy's path.
+ * The payload's work loop runs once: its timing is bench/text-impact's.
  */
 typedef void (*fsp_payload_argv_fn)(const struct fsp_target *t,
 				    const char *copy, int collapse,
 				    char *argv[8], char *store, size_t len);
 void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
-		       const char *cold, const char *warm,
-		       fsp_payload_argv_fn argv_fn);
+		       const char *copy, fsp_payload_argv_fn argv_fn);
 
 #endif

@@ -31,9 +31,15 @@
 /*
  * The readahead window ramps up over the file: 8 MiB ends at order 6-7
  * on a 2560 kB read_ahead_kb device, so the buffered-read file is larger
- * and read with POSIX_FADV_SEQUENTIAL (which doubles the window).
+ * and read with POSIX_FADV_SEQUENTIAL (which doubles the window). Only
+ * its last FSP_FILE_SIZE bytes are data; the ramp before them is a hole.
+ * Readahead sizes its folios before the filesystem maps the range, so a
+ * hole is cached in the same folios as data (and reads as zeroes), at no
+ * cost of disk or write time. On tmpfs the folios are made when the file
+ * is written, not read ahead: there the file is FSP_FILE_SIZE of data.
  */
 #define READ_FILE_SIZE (32UL << 20)
+#define READ_HOLE (READ_FILE_SIZE - FSP_FILE_SIZE)
 
 static const struct mode {
 	const char *file;
@@ -47,6 +53,17 @@ static const struct mode {
 	{ "read-order.faultplain", "fault_nohint", FSP_FILE_SIZE, 1, 0, 0x33 },
 };
 
+/* Bytes [0, hole) of the mode's file are a hole. */
+static size_t hole_of(const struct fsp_target *t, const struct mode *m)
+{
+	return m->fault || t->shmem ? 0 : READ_HOLE;
+}
+
+static size_t size_of(const struct fsp_target *t, const struct mode *m)
+{
+	return !m->fault && t->shmem ? FSP_FILE_SIZE : m->size;
+}
+
 static int prepare(const struct fsp_target *t)
 {
 	char path[4096];
@@ -56,26 +73,40 @@ static int prepare(const struct fsp_target *t)
 	for (i = 0; i < FSP_ARRAY_SIZE(modes); i++) {
 		ret = fsp_case_path(t, 1, modes[i].file, path, sizeof(path));
 		if (!ret)
-			ret = fsp_file_create(path, modes[i].size,
-					      modes[i].seed, 0644);
+			ret = fsp_file_create_sparse(path,
+						     size_of(t, &modes[i]),
+						     hole_of(t, &modes[i]),
+						     modes[i].seed, 0644);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-/* read(2) the whole file, checking the data; 0 or -errno / -EILSEQ. */
-static int read_all(int fd, uint32_t seed, uint64_t *bad)
+/*
+ * read(2) the whole file, checking the data (zeroes before hole);
+ * 0 or -errno / -EILSEQ.
+ */
+static int read_all(int fd, uint64_t hole, uint32_t seed, uint64_t *bad)
 {
 	char *buf = malloc(1 << 20);
 	uint64_t off = 0;
+	size_t zbad;
 	ssize_t n;
 	int ret = 0;
 
 	if (!buf)
 		return -ENOMEM;
 	while ((n = pread(fd, buf, 1 << 20, off)) > 0) {
-		ret = fsp_pattern_check(buf, off, n, seed, bad);
+		size_t z = off >= hole ? 0 : hole - off < (uint64_t)n ?
+			   hole - off : (size_t)n;
+
+		ret = fsp_zero_check(buf, z, &zbad);
+		if (ret) {
+			*bad = off + zbad;
+			break;
+		}
+		ret = fsp_pattern_check(buf + z, off + z, n - z, seed, bad);
 		if (ret)
 			break;
 		off += n;
@@ -123,7 +154,9 @@ static int measure(const struct fsp_target *t, struct fsp_probe *p,
 	if (!m->fault)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	if (!m->fault) {
-		ret = read_all(fd, m->seed, &bad);
+		snprintf(path, sizeof(path), "%s_hole_kb", m->key);
+		fsp_ev_int(p, path, hole_of(t, m) >> 10);
+		ret = read_all(fd, hole_of(t, m), m->seed, &bad);
 		if (ret == -EILSEQ)
 			fsp_probe_set(p, FSP_FAIL, "read(2) of %s returned "
 				      "wrong data at byte %llu", m->file,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * truncate_split.c - partial truncate over a large folio (DESIGN.md §1.3).
- * A cold 8 MiB pattern file is faulted through a hinted MAP_SHARED
+ * A cold 4 MiB pattern file is faulted through a hinted MAP_SHARED
  * mapping, so its cache is in the largest folios the fault path builds
  * (PMD on ext4/xfs); then, while it stays mapped, another fd truncates it
  * to 3 MiB + 4 KiB + 100 bytes, a cut inside the second PMD folio and
@@ -39,11 +39,11 @@ static int prepare(const struct fsp_target *t)
 	return fsp_split_prepare(t, FILE_NAME, SEED);
 }
 
-/* Loads past the EOF page: right after it, the next PMD, the last byte. */
+/* Loads past the EOF page: right after it, the next page, the last byte. */
 static void check_sigbus(struct fsp_probe *p, const struct fsp_mapping *m,
 			 uint64_t eof_end)
 {
-	const uint64_t at[] = { eof_end, 4ULL << 20, m->len - 1 };
+	const uint64_t at[] = { eof_end, eof_end + 4096, m->len - 1 };
 	size_t i;
 
 	for (i = 0; i < FSP_ARRAY_SIZE(at); i++) {

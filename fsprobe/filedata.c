@@ -96,9 +96,16 @@ int fsp_pattern_check(const void *buf, uint64_t off, size_t len,
 int fsp_zero_check(const void *buf, size_t len, size_t *bad)
 {
 	const unsigned char *p = buf;
-	size_t i;
+	size_t i = 0;
+	uint64_t w;
 
-	for (i = 0; i < len; i++) {
+	/* Word by word while the words are zero, then find the byte. */
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, p + i, 8);
+		if (w)
+			break;
+	}
+	for (; i < len; i++) {
 		if (p[i]) {
 			if (bad)
 				*bad = i;
@@ -109,6 +116,12 @@ int fsp_zero_check(const void *buf, size_t len, size_t *bad)
 }
 
 int fsp_file_create(const char *path, size_t size, uint32_t seed, int mode)
+{
+	return fsp_file_create_sparse(path, size, 0, seed, mode);
+}
+
+int fsp_file_create_sparse(const char *path, size_t size, size_t data_off,
+			   uint32_t seed, int mode)
 {
 	char *buf = malloc(CHUNK);
 	size_t off;
@@ -123,15 +136,22 @@ int fsp_file_create(const char *path, size_t size, uint32_t seed, int mode)
 		free(buf);
 		return ret;
 	}
-	ret = fsp_uring_wanted() ? fsp_uring_write_pattern(fd, size, seed) :
-				   -EOPNOTSUPP;
+	if (data_off > size)
+		data_off = size;
+	/* The hole first: the size is right even if no byte is written. */
+	if (data_off)
+		ret = ftruncate(fd, (off_t)size) ? -errno : 0;
+	if (!ret)
+		ret = fsp_uring_wanted() ?
+		      fsp_uring_write_pattern(fd, data_off, size, seed) :
+		      -EOPNOTSUPP;
 	if (ret == -ENOSYS || ret == -EPERM || ret == -EOPNOTSUPP) {
-		/* No io_uring here: the same bytes with write(2). */
-		for (ret = 0, off = 0; off < size && !ret; off += CHUNK) {
+		/* No io_uring here: the same bytes with pwrite(2). */
+		for (ret = 0, off = data_off; off < size && !ret; off += CHUNK) {
 			size_t n = size - off < CHUNK ? size - off : CHUNK;
 
 			fsp_pattern_fill(buf, off, n, seed);
-			ret = fsp_write_all(fd, buf, n);
+			ret = fsp_pwrite_all(fd, buf, n, (off_t)off);
 		}
 	}
 	if (close(fd) && !ret)
@@ -166,9 +186,10 @@ int fsp_file_copy(const char *src, const char *dst, int mode)
 	/*
 	 * Keep the copy sparse: ELF payloads are half zero padding between
 	 * 2 MiB-aligned segments, and images should cost only real data.
+	 * Each run of non-zero pages goes out in one pwrite.
 	 */
 	while ((n = read(in, buf, CHUNK)) != 0) {
-		ssize_t off;
+		ssize_t off = 0, run;
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -176,13 +197,15 @@ int fsp_file_copy(const char *src, const char *dst, int mode)
 			ret = -errno;
 			break;
 		}
-		for (off = 0; off < n && !ret; off += 4096) {
-			size_t len = n - off < 4096 ? n - off : 4096;
-
-			if (!fsp_zero_check(buf + off, len, NULL))
-				ret = lseek(out, len, SEEK_CUR) < 0 ? -errno : 0;
-			else
-				ret = fsp_write_all(out, buf + off, len);
+		while (off < n && !ret) {
+			for (run = off; run < n; run += 4096)
+				if (!fsp_zero_check(buf + run, n - run < 4096 ?
+						    n - run : 4096, NULL))
+					break;
+			if (run > off)
+				ret = fsp_pwrite_all(out, buf + off, run - off,
+						     size + off);
+			off = run + 4096;	/* past the zero page */
 		}
 		if (ret)
 			break;
@@ -283,7 +306,8 @@ int fsp_evict(int fd, size_t len, unsigned long *left)
 	struct fsp_residency r;
 	int ret;
 
-	if (fsync(fd))
+	/* A read-only filesystem (no fsync: EINVAL, EROFS) has no dirt. */
+	if (fsync(fd) && errno != EINVAL && errno != EROFS)
 		return -errno;
 	ret = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	if (ret)

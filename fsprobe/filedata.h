@@ -32,6 +32,9 @@ int fsp_zero_check(const void *buf, size_t len, size_t *bad);
 
 /* Create path (O_EXCL) with size bytes of pattern (not fsync'd). */
 int fsp_file_create(const char *path, size_t size, uint32_t seed, int mode);
+/* The same with bytes [0, data_off) a hole (they read as zeroes). */
+int fsp_file_create_sparse(const char *path, size_t size, size_t data_off,
+			   uint32_t seed, int mode);
 /* Copy src to dst (O_EXCL), sparse, with mode (not fsync'd). */
 int fsp_file_copy(const char *src, const char *dst, int mode);
 

@@ -2,9 +2,9 @@
 /*
  * pagemap.c - folio orders of a mapped range: walk its pages in virtual
  * order; a page with neither COMPOUND_HEAD nor COMPOUND_TAIL is an order-0
- * folio; a compound page belongs to the folio whose head is found by
- * stepping back through PFNs and whose end is the first following PFN that
- * is not a tail. The folio's pages are physically contiguous, so the pages
+ * folio; a compound page belongs to the folio whose head is found at an
+ * aligned PFN before it and whose end is the first following PFN that is
+ * not a tail. The folio's pages are physically contiguous, so the pages
  * of the range that continue the same PFN run are consumed with it.
  */
 #include <errno.h>
@@ -33,20 +33,27 @@ static int is_tail(uint64_t f)
 	return (f & FSP_KPF_COMPOUND_TAIL) && !(f & FSP_KPF_COMPOUND_HEAD);
 }
 
-/* Step back from a tail to its head: 0 and *head, -ENOENT if not found. */
+/*
+ * Step back from a tail to its head: 0 and *head, -ENOENT if not found.
+ * A folio is naturally aligned in PFN space (the buddy allocator's
+ * compound pages are), so its head is pfn rounded down to some power of
+ * two: look there, the smallest alignment first, not at every PFN.
+ */
 static int find_head(uint64_t pfn, fsp_pagemap_flags_fn get, void *ctx,
 		     uint64_t *head)
 {
-	unsigned long k;
-	uint64_t f;
-	int ret;
+	uint64_t f, at;
+	int k, ret;
 
-	for (k = 1; k < MAX_FOLIO_PAGES && k <= pfn; k++) {
-		ret = get(ctx, pfn - k, &f);
+	for (k = 1; k <= FSP_ORDER_MAX; k++) {
+		at = pfn & ~((1ULL << k) - 1);
+		if (at == pfn)
+			continue;
+		ret = get(ctx, at, &f);
 		if (ret)
 			return ret;
 		if (f & FSP_KPF_COMPOUND_HEAD) {
-			*head = pfn - k;
+			*head = at;
 			return 0;
 		}
 		if (!is_tail(f))
@@ -55,15 +62,14 @@ static int find_head(uint64_t pfn, fsp_pagemap_flags_fn get, void *ctx,
 	return -ENOENT;
 }
 
-/* Pages from first (a head or a tail) up to the first non-tail after it. */
-static int folio_pages(uint64_t first, fsp_pagemap_flags_fn get, void *ctx,
-		       unsigned long *nr)
+/* Pages from first up to the first non-tail (or unknown PFN) after it. */
+static int scan_pages(uint64_t first, unsigned long k,
+		      fsp_pagemap_flags_fn get, void *ctx, unsigned long *nr)
 {
-	unsigned long k;
 	uint64_t f;
 	int ret;
 
-	for (k = 1; k < MAX_FOLIO_PAGES; k++) {
+	for (; k < MAX_FOLIO_PAGES; k++) {
 		ret = get(ctx, first + k, &f);
 		if (ret == -ENOENT)
 			break;
@@ -76,12 +82,39 @@ static int folio_pages(uint64_t first, fsp_pagemap_flags_fn get, void *ctx,
 	return 0;
 }
 
+/*
+ * The pages of the folio headed by head: a naturally aligned folio of
+ * 2^k pages ends where head + 2^k is not a tail, so only head + 1, + 2,
+ * + 4, ... are looked at. Where a PFN is unknown to the lookup (recorded
+ * data that stops inside a folio) the last stretch is scanned page by
+ * page, so the answer stays the visible part.
+ */
+static int folio_pages(uint64_t head, fsp_pagemap_flags_fn get, void *ctx,
+		       unsigned long *nr)
+{
+	unsigned long step;
+	uint64_t f;
+	int ret;
+
+	for (step = 1; step < MAX_FOLIO_PAGES; step <<= 1) {
+		ret = get(ctx, head + step, &f);
+		if (ret == -ENOENT)
+			return scan_pages(head, step / 2 + 1, get, ctx, nr);
+		if (ret)
+			return ret;
+		if (!is_tail(f))
+			break;
+	}
+	*nr = step;
+	return 0;
+}
+
 int fsp_pagemap_walk(const uint64_t *pme, size_t n, fsp_pagemap_flags_fn get,
 		     void *ctx, struct fsp_order_hist *h)
 {
 	size_t i = 0, j;
 	uint64_t pfn, head, f;
-	unsigned long size;
+	unsigned long size = 0;
 	int ret, order, partial;
 
 	fsp_order_hist_init(h);
@@ -120,7 +153,11 @@ int fsp_pagemap_walk(const uint64_t *pme, size_t n, fsp_pagemap_flags_fn get,
 			else if (ret)
 				return ret;
 		}
-		ret = folio_pages(head, get, ctx, &size);
+		/* A tail whose head is unknown: only its visible part. */
+		if (head == pfn && !(f & FSP_KPF_COMPOUND_HEAD))
+			ret = scan_pages(head, 1, get, ctx, &size);
+		else
+			ret = folio_pages(head, get, ctx, &size);
 		if (ret)
 			return ret;
 		if (pfn >= head + size)	/* flags changed under us */
@@ -211,7 +248,7 @@ int fsp_pagemap_hist_pairs(const uint64_t *pme, const uint64_t *kpf, size_t n,
  * blocks mostly compute flags nobody asked for: 512 cost 80 ms for the
  * 2048 scattered pages of an 8 MiB file, 64 cost 10.
  */
-#define KPF_BLOCK 64
+#define KPF_BLOCK 8
 
 struct kpf_reader {
 	int fd;

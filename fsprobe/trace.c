@@ -183,6 +183,11 @@ int fsp_trace_open(struct fsp_trace *t, const char *name,
 		goto fail;
 	}
 	t->created = 1;
+	/*
+	 * A new instance has no event enabled, so its buffers are empty:
+	 * nothing to clear (clearing costs 15-25 ms of RCU waits).
+	 */
+	t->cleared = 1;
 	ret = twrite(t, "tracing_on", "0");
 	if (!ret)
 		ret = set_buffer(t, buffer_kb ? buffer_kb : 4096);
@@ -383,8 +388,9 @@ int fsp_trace_start(struct fsp_trace *t)
 		return ret;
 	/*
 	 * Clearing resets every CPU's buffer and waits for readers (~25 ms):
-	 * once per instance is enough, because collect drains the buffers
-	 * and counts any record of another inode as foreign, not as ours.
+	 * once per instance is enough (none for one we created), because
+	 * collect drains the buffers and counts any record of another inode
+	 * as foreign, not as ours.
 	 */
 	if (!t->cleared) {
 		ret = tpath(t, path, sizeof(path), "trace");
@@ -606,27 +612,30 @@ int fsp_trace_collect(struct fsp_trace *t, struct fsp_order_hist *h)
 	return 0;
 }
 
-void fsp_trace_close(struct fsp_trace *t)
+/* Stop tracing and disable our events; the instance stays. */
+static void trace_stop(struct fsp_trace *t)
 {
 	char rel[128];
 	int k;
 
-	if (t->created) {
-		twrite(t, "tracing_on", "0");
-		if (t->add_on) {
-			snprintf(rel, sizeof(rel), "events/%s/enable",
-				 ADD_EVENT);
-			twrite(t, rel, "0");
-		}
-		for (k = 0; k < 2; k++) {
-			if (!t->col_on[k])
-				continue;
-			snprintf(rel, sizeof(rel), "events/%s/enable",
-				 col_event[k]);
-			twrite(t, rel, "0");
-		}
-		remove_dir(t->dir);
+	twrite(t, "tracing_on", "0");
+	if (t->add_on) {
+		snprintf(rel, sizeof(rel), "events/%s/enable", ADD_EVENT);
+		twrite(t, rel, "0");
 	}
+	for (k = 0; k < 2; k++) {
+		if (!t->col_on[k])
+			continue;
+		snprintf(rel, sizeof(rel), "events/%s/enable", col_event[k]);
+		twrite(t, rel, "0");
+	}
+}
+
+/* After the instance is gone: unmount what open mounted, free. */
+static void trace_finish(struct fsp_trace *t)
+{
+	int k;
+
 	if (t->mounted)
 		umount2(t->root, MNT_DETACH);
 	for (k = 0; k < 2; k++) {
@@ -642,4 +651,44 @@ void fsp_trace_close(struct fsp_trace *t)
 	t->nr_ev = t->nr_col = t->cap_ev = t->cap_col = 0;
 	t->created = t->mounted = t->add_on = 0;
 	t->col_on[0] = t->col_on[1] = 0;
+}
+
+static void *remover(void *arg)
+{
+	struct fsp_trace *t = arg;
+
+	remove_dir(t->dir);
+	return NULL;
+}
+
+void fsp_trace_close_async(struct fsp_trace *t)
+{
+	if (t->removing)
+		return;
+	if (!t->created) {
+		trace_finish(t);
+		return;
+	}
+	trace_stop(t);
+	if (!pthread_create(&t->remover, NULL, remover, t)) {
+		t->removing = 1;
+		return;
+	}
+	remove_dir(t->dir);	/* no thread: wait here */
+	trace_finish(t);
+}
+
+void fsp_trace_close_wait(struct fsp_trace *t)
+{
+	if (!t->removing)
+		return;
+	pthread_join(t->remover, NULL);
+	t->removing = 0;
+	trace_finish(t);
+}
+
+void fsp_trace_close(struct fsp_trace *t)
+{
+	fsp_trace_close_async(t);
+	fsp_trace_close_wait(t);
 }

@@ -21,6 +21,7 @@
 #ifndef FSP_TRACE_H
 #define FSP_TRACE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -142,6 +143,8 @@ struct fsp_trace {
 	unsigned long lost;	/* events dropped or overwritten */
 	unsigned long foreign;	/* records of another inode (ignored) */
 	size_t cap_ev, cap_col;
+	pthread_t remover;	/* fsp_trace_close_async's rmdir */
+	int removing;
 };
 
 /*
@@ -186,6 +189,15 @@ int fsp_trace_start(struct fsp_trace *t);
 int fsp_trace_collect(struct fsp_trace *t, struct fsp_order_hist *h);
 /* Disable, remove the instance, unmount what open mounted. Idempotent. */
 void fsp_trace_close(struct fsp_trace *t);
+/*
+ * The same in two halves: removing an instance waits for RCU grace
+ * periods (45 ms of sleep per rmdir, measured on 6.18), which a thread
+ * sleeps while the caller goes on (unmounting its filesystem, say).
+ * fsp_trace_close_wait() joins it and finishes the close; until then the
+ * instance may still exist, and t must not be reopened.
+ */
+void fsp_trace_close_async(struct fsp_trace *t);
+void fsp_trace_close_wait(struct fsp_trace *t);
 
 /*
  * For cleanup: the tracefs mount point (mounting it if needed, *mounted

@@ -97,17 +97,17 @@ static int get_ring(void)
 	return ring_err = ret < 0 ? ret : 0;
 }
 
-int fsp_uring_write_pattern(int fd, size_t size, uint32_t seed)
+int fsp_uring_write_pattern(int fd, size_t from, size_t to, uint32_t seed)
 {
-	size_t lens[QD], off = 0;
+	size_t lens[QD], off = from;
 	int ret, i;
 
 	ret = get_ring();
-	while (off < size && !ret) {
-		for (i = 0; i < QD && off + i * CHUNK < size; i++) {
+	while (off < to && !ret) {
+		for (i = 0; i < QD && off + i * CHUNK < to; i++) {
 			size_t at = off + i * CHUNK;
 
-			lens[i] = size - at < CHUNK ? size - at : CHUNK;
+			lens[i] = to - at < CHUNK ? to - at : CHUNK;
 			fsp_pattern_fill(bufs + i * CHUNK, at, lens[i], seed);
 		}
 		ret = write_batch(&ring, fd, bufs, lens, off, i);

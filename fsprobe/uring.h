@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * uring.h - probe files written through io_uring: a batch of 1 MiB
- * writes per submission instead of a write(2) per chunk. Where io_uring is unavailable (ENOSYS, or EPERM under
- * kernel.io_uring_disabled) the caller falls back to write(2).
+ * writes per submission instead of a write(2) per chunk. Where io_uring
+ * is unavailable (ENOSYS, or EPERM under kernel.io_uring_disabled) the
+ * caller falls back to write(2).
  */
 #ifndef FSP_URING_H
 #define FSP_URING_H
@@ -11,10 +12,11 @@
 #include <stdint.h>
 
 /*
- * Write size bytes of the data pattern (seed) to fd from offset 0. -ENOSYS / -EPERM / -EOPNOTSUPP: io_uring cannot be used here
- * (nothing was written); any other error is a real I/O error.
+ * Write the data pattern (seed) to bytes [from, to) of fd. -ENOSYS /
+ * -EPERM / -EOPNOTSUPP: io_uring cannot be used here (nothing was
+ * written); any other error is a real I/O error.
  */
-int fsp_uring_write_pattern(int fd, size_t size, uint32_t seed);
+int fsp_uring_write_pattern(int fd, size_t from, size_t to, uint32_t seed);
 /* Set FSPROBE_NO_URING=1 to force the write(2) path (tests, bench). */
 int fsp_uring_wanted(void);
 

@@ -171,6 +171,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	struct fsp_journal j;
 	const char *base = getenv("FSPROBE_STATE_DIR");
 	int *status, nr = 0, next = 0, running = 0, done = 0, jobs, i, ret;
+	int *finished, nr_finished = 0;
 	pid_t *pids, self = getpid();
 	long long t0;
 
@@ -209,6 +210,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	results = calloc(nr, sizeof(*results));
 	status = calloc(nr, sizeof(*status));
 	pids = calloc(nr, sizeof(*pids));
+	finished = calloc(nr, sizeof(*finished));
 	jobs = cli->jobs ? cli->jobs : default_jobs();
 	fsp_set_signals(on_signal);
 	t0 = fsp_now_ms();
@@ -238,6 +240,14 @@ int fsp_cmd_run(struct fsp_cli *cli)
 			next++;
 			running++;
 		}
+		/*
+		 * A finished profile's image and directory go while the next
+		 * one runs. Only after a clean exit: a killed worker's loop
+		 * device may still point at its image, and the journal's
+		 * unwind checks that before it detaches and removes.
+		 */
+		while (nr_finished > 0 && !cli->keep)
+			fsp_remove_profile_dir(&j, finished[--nr_finished]);
 		if (got_signal && !running)
 			break;
 		if (!running)
@@ -254,6 +264,8 @@ int fsp_cmd_run(struct fsp_cli *cli)
 			worker_slot(0, pid);
 			status[i] = wst;
 			results[i] = collect(&profs[i], i, &j, wst);
+			if (WIFEXITED(wst) && !WEXITSTATUS(wst))
+				finished[nr_finished++] = i;
 			running--;
 			done++;
 			progress(&o, done, nr, results[i]);
@@ -285,6 +297,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	free(results);
 	free(status);
 	free(pids);
+	free(finished);
 	fsp_profile_free_all(profs, nr);
 	return ret;
 }

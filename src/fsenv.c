@@ -144,6 +144,7 @@ static int do_mount(struct fsp_fsenv *e)
 
 static int do_umount(struct fsp_fsenv *e)
 {
+	long long t0 = fsp_now_ms();
 	int ret = 0;
 
 	if (e->mounted) {
@@ -157,6 +158,7 @@ static int do_umount(struct fsp_fsenv *e)
 		if (!ret)
 			e->lower_mounted = 0;
 	}
+	e->t_umount += fsp_now_ms() - t0;
 	return ret;
 }
 
@@ -269,6 +271,10 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 
 void fsp_fsenv_teardown(struct fsp_fsenv *e)
 {
+	long long t0;
+
 	do_umount(e);
+	t0 = fsp_now_ms();
 	fsp_loop_detach(&e->loop);
+	e->t_detach += fsp_now_ms() - t0;
 }

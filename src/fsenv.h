@@ -24,7 +24,7 @@ struct fsp_fsenv {
 	struct fsp_loop loop;
 	int mounted, lower_mounted;
 	int readonly;
-	long long t_mkfs, t_mount;
+	long long t_mkfs, t_mount, t_umount, t_detach;
 	long long files_kb;	/* what prepare() wrote, for bench/run */
 	char err[2048];
 };

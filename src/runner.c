@@ -126,7 +126,7 @@ static long long dir_kb(const char *dir)
 
 		if (!fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
 		    S_ISREG(st.st_mode))
-			kb += st.st_size >> 10;
+			kb += (long long)st.st_blocks / 2;
 	}
 	closedir(d);
 	return kb;
@@ -279,6 +279,23 @@ static int mkdir_journalled(struct fsp_journal *j, const char *path)
 	return mkdir(path, 0700) ? -errno : 0;
 }
 
+static int profile_dir(const struct fsp_journal *j, int idx, char *buf,
+		       size_t len)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "p%02d", idx);
+	return fsp_journal_path(j, buf, len, name);
+}
+
+int fsp_remove_profile_dir(const struct fsp_journal *j, int idx)
+{
+	char dir[4096];
+	int ret = profile_dir(j, idx, dir, sizeof(dir));
+
+	return ret ? ret : fsp_rmtree(dir);
+}
+
 struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 				    const struct fsp_run_opts *o,
 				    const struct fsp_sysinfo *si,
@@ -291,7 +308,7 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 	struct stat st;
 	unsigned long size_mb;
 	char why[512];
-	long long t_probes = 0;
+	long long t_probes = 0, t_prepare = 0, t_start = fsp_now_ms(), t0;
 	int ret;
 
 	memset(&e, 0, sizeof(e));
@@ -306,8 +323,7 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 	}
 	size_mb = o->size_mb ? o->size_mb : prof->size_mb ? prof->size_mb :
 		  FSP_DEFAULT_SIZE_MB;
-	snprintf(why, sizeof(why), "p%02d", idx);
-	if (fsp_journal_path(j, e.dir, sizeof(e.dir), why) ||
+	if (profile_dir(j, idx, e.dir, sizeof(e.dir)) ||
 	    fsp_fmt(e.image, sizeof(e.image), "%s/image", e.dir) ||
 	    fsp_fmt(e.mnt, sizeof(e.mnt), "%s/mnt", e.dir) ||
 	    fsp_fmt(e.stage, sizeof(e.stage), "%s/stage", e.dir) ||
@@ -363,7 +379,9 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 		t.prep_dir = e.stage;
 	}
 	if (!t.readonly) {
+		t0 = fsp_now_ms();
 		ret = prepare_cases(o, &t, e.err, sizeof(e.err));
+		t_prepare = fsp_now_ms() - t0;
 		if (ret)
 			goto fail;
 		e.files_kb = dir_kb(t.prep_dir);
@@ -384,6 +402,7 @@ fail:
 	set_verdict(out, "error", e.err);
 	fsp_fsenv_teardown(&e);
 timing:
+	fsp_case_trace_wait();
 	kernel_log_check(&km, out);
 	timing = json_object_new_object();
 	json_object_object_add(timing, "mkfs", json_object_new_int64(e.t_mkfs));
@@ -397,10 +416,14 @@ timing:
 				json_object_new_int64((long long)st.st_blocks / 2));
 	json_object_object_add(timing, "files_kb",
 			       json_object_new_int64(e.files_kb));
-	if (!o->keep) {
-		unlink(e.image);
-		fsp_rmtree(e.dir);
-	}
+	json_object_object_add(timing, "prepare",
+			       json_object_new_int64(t_prepare));
+	json_object_object_add(timing, "umount",
+			       json_object_new_int64(e.t_umount));
+	json_object_object_add(timing, "detach",
+			       json_object_new_int64(e.t_detach));
+	json_object_object_add(timing, "total",
+			       json_object_new_int64(fsp_now_ms() - t_start));
 	return out;
 }
 
@@ -485,5 +508,6 @@ struct json_object *fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	else
 		run_cases(o, &t, out, 0, dir);
 	fsp_rmtree(work);
+	fsp_case_trace_wait();
 	return out;
 }

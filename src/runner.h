@@ -28,11 +28,17 @@ struct fsp_run_opts {
 
 #define FSP_DEFAULT_SIZE_MB 512
 
-/* Run one profile; returns the profile's JSON object (never NULL). */
+/*
+ * Run one profile; returns the profile's JSON object (never NULL). Its
+ * image and directory stay: the caller removes them once the worker has
+ * exited (fsp_remove_profile_dir), or the journal's unwind does.
+ */
 struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 				    const struct fsp_run_opts *o,
 				    const struct fsp_sysinfo *si,
 				    struct fsp_journal *j);
+/* Remove profile idx's directory (its image included); 0 or -errno. */
+int fsp_remove_profile_dir(const struct fsp_journal *j, int idx);
 /* Why a profile cannot run here, or NULL if it can (list, run). */
 const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 				   char *buf, size_t len);

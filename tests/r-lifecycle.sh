@@ -17,8 +17,8 @@ json_assert "$J" 'd["pmd_order"] == 9 and d["page_size"] == 4096' \
 json_assert "$J" 'd["thp"]["read_only_thp_for_fs"] is False' \
 	"read_only_thp_for_fs false, as /proc/config.gz says"
 for fs in ext4-default xfs-default; do
-	json_assert "$J" "ev('$fs', 'fault-pmd')['file_pmd_mapped_kb'] == 8192" \
-		"$fs: hinted 8 MiB mapping has FilePmdMapped 8192 kB"
+	json_assert "$J" "ev('$fs', 'fault-pmd')['file_pmd_mapped_kb'] == ev('$fs', 'fault-pmd')['file_kb'] > 0" \
+		"$fs: the whole hinted mapping is FilePmdMapped"
 	json_assert "$J" "p['$fs']['verdict'] == 'pmd' and p['$fs']['route'] == ['fault']" \
 		"$fs: verdict pmd by route fault"
 	json_assert "$J" "ev('$fs', 'fault-pmd')['cached_pages_before'] == 0" \
@@ -28,8 +28,8 @@ for fs in ext4-default xfs-default; do
 done
 json_assert "$J" "ev('btrfs-default', 'fault-pmd')['file_pmd_mapped_kb'] == 0 and p['btrfs-default']['verdict'] != 'pmd'" \
 	"btrfs-default: 0 kB PMD-mapped, verdict not pmd"
-json_assert "$J" "ev('tmpfs-huge-always', 'fault-pmd')['shmem_pmd_mapped_kb'] == 8192 and p['tmpfs-huge-always']['verdict'] == 'shmem-pmd'" \
-	"tmpfs huge=always: ShmemPmdMapped 8192 kB, shmem-pmd"
+json_assert "$J" "ev('tmpfs-huge-always', 'fault-pmd')['shmem_pmd_mapped_kb'] == ev('tmpfs-huge-always', 'fault-pmd')['file_kb'] > 0 and p['tmpfs-huge-always']['verdict'] == 'shmem-pmd'" \
+	"tmpfs huge=always: the whole file ShmemPmdMapped, shmem-pmd"
 json_assert "$J" "ev('tmpfs-huge-never', 'fault-pmd')['shmem_pmd_mapped_kb'] == 0 and p['tmpfs-huge-never']['verdict'] == 'shmem-base'" \
 	"tmpfs huge=never: 0 kB, shmem-base"
 json_assert "$J" "all((x['verdict'] in ('pmd', 'shmem-pmd')) == any(v > 0 for pr in x['probes'] if pr['name'] == 'fault-pmd' for k, v in pr['evidence'].items() if k.endswith('pmd_mapped_kb') or k.endswith('pmd_mapped_kb_nohint')) for x in d['profiles'])" \
@@ -62,13 +62,13 @@ check_no_leaks
 # The write(2) fallback (no io_uring) measures the same.
 FSPROBE_NO_URING=1 "$FSPROBE" run -p xfs-default -p tmpfs-huge-always \
 	-P fault-pmd -f json -o "$TMPD/plain.json" 2> /dev/null
-json_assert "$TMPD/plain.json" "ev('xfs-default', 'fault-pmd')['file_pmd_mapped_kb'] == 8192 and ev('tmpfs-huge-always', 'fault-pmd')['shmem_pmd_mapped_kb'] == 8192" \
-	"without io_uring: the same 8192 kB on xfs and tmpfs"
+json_assert "$TMPD/plain.json" "ev('xfs-default', 'fault-pmd')['file_pmd_mapped_kb'] == ev('xfs-default', 'fault-pmd')['file_kb'] > 0 and ev('tmpfs-huge-always', 'fault-pmd')['shmem_pmd_mapped_kb'] == ev('tmpfs-huge-always', 'fault-pmd')['file_kb']" \
+	"without io_uring: the same whole-file PMD mapping on xfs and tmpfs"
 
 "$FSPROBE" run -p xfs-default > "$TMPD/table" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^xfs-default  *xfs  *pmd  *fault' "$TMPD/table"
 ok $? "table output has the xfs-default row with verdict and route (rc $rc)"
-grep -q 'file_pmd_mapped_kb=8192' "$TMPD/table"
+grep -q 'file_pmd_mapped_kb=4096' "$TMPD/table"
 ok $? "table prints the evidence beside the verdict"
 check_no_leaks
 done_testing
