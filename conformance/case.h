@@ -31,6 +31,7 @@ struct fsp_target {
 	const struct fsp_sysinfo *si;
 	const char *payload_dir;
 	const char *run_id;	/* names private tracefs instances */
+	const char *trace_instance;	/* the worker slot's, or NULL */
 	struct fsp_journal *journal;	/* NULL for `check DIR` */
 	const char *read_ahead_path;	/* queue/read_ahead_kb, or NULL */
 	/* Make our files cold again (may be NULL); see run_cold. */

@@ -170,6 +170,15 @@ struct fsp_trace *fsp_case_trace(const struct fsp_target *t, int *err)
 	int mounted, ret;
 
 	fsp_case_trace_wait();	/* a closing instance has our name */
+	if (!shared_state && t->trace_instance) {
+		/*
+		 * The runner's slot instance: made by the first profile of
+		 * the slot, taken over by the next ones, removed once by
+		 * the runner, which journalled it.
+		 */
+		ret = fsp_trace_attach(&shared_trace, t->trace_instance, 256);
+		shared_state = ret ? ret : 1;
+	}
 	if (!shared_state) {
 		snprintf(name, sizeof(name), "fsprobe-%d", (int)getpid());
 		ret = fsp_trace_find_root(root, sizeof(root), &mounted);

@@ -3,8 +3,9 @@
  * knob.c - save/set/restore of sysfs and proc values. THP policy files
  * read as "always [madvise] never" but take one word, so the saved value
  * is the selected word; plain files are saved as read, less the newline.
- * Only THP sysfs and loop read_ahead_kb paths are accepted, so that a
- * forged journal cannot make cleanup write anything else.
+ * Only THP sysfs and a loop device's queue/read_ahead_kb and
+ * queue/write_cache are accepted, so that a forged journal cannot make
+ * cleanup write anything else.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +16,10 @@
 #include "sysinfo.h"
 #include "util.h"
 
-/* Only the knobs fsprobe has a reason to change: THP policy, readahead. */
+/*
+ * Only the knobs fsprobe has a reason to change: THP policy, and of a
+ * loop device its readahead and whether it passes flushes on.
+ */
 static int knob_path_ok(const char *path)
 {
 	static const char *const prefixes[] = {
@@ -28,7 +32,8 @@ static int knob_path_ok(const char *path)
 	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (!strncmp(path, prefixes[i], strlen(prefixes[i])))
 			return strncmp(path, "/sys/block/loop", 15) ||
-			       strstr(path, "/queue/read_ahead_kb") != NULL;
+			       strstr(path, "/queue/read_ahead_kb") != NULL ||
+			       strstr(path, "/queue/write_cache") != NULL;
 	return 0;
 }
 

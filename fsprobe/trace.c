@@ -156,12 +156,13 @@ static int set_buffer(struct fsp_trace *t, unsigned long want)
 	return 0;
 }
 
-int fsp_trace_open(struct fsp_trace *t, const char *name,
-		   unsigned long buffer_kb)
+static int trace_open(struct fsp_trace *t, const char *name,
+		      unsigned long buffer_kb, int attach)
 {
 	struct fsp_trace_format hp;
+	struct fsp_order_hist h;
 	char path[512];
-	int ret;
+	int ret, existed = 0;
 
 	memset(t, 0, sizeof(*t));
 	if (!valid_name(name))
@@ -180,15 +181,21 @@ int fsp_trace_open(struct fsp_trace *t, const char *name,
 		goto fail;
 	if (mkdir(t->dir, 0700)) {
 		ret = -errno;
-		goto fail;
+		if (ret != -EEXIST || !attach)
+			goto fail;
+		existed = 1;
 	}
 	t->created = 1;
+	t->keep = attach;
 	/*
 	 * A new instance has no event enabled, so its buffers are empty:
-	 * nothing to clear (clearing costs 15-25 ms of RCU waits).
+	 * nothing to clear (clearing costs 15-25 ms of RCU waits). One we
+	 * take over is drained below instead.
 	 */
 	t->cleared = 1;
 	ret = twrite(t, "tracing_on", "0");
+	if (!ret && existed)
+		ret = twrite(t, "events/enable", "0");
 	if (!ret)
 		ret = set_buffer(t, buffer_kb ? buffer_kb : 4096);
 	if (!ret)
@@ -196,12 +203,30 @@ int fsp_trace_open(struct fsp_trace *t, const char *name,
 			    ADD_EVENT);
 	if (!ret)
 		ret = read_format(path, &t->add, NULL);
+	/* Whatever a previous user left unread: no inode is watched yet,
+	 * so every record counts as foreign and is dropped. */
+	if (!ret && existed)
+		ret = fsp_trace_collect(t, &h);
 	if (ret)
 		goto fail;
+	t->nr_ev = t->nr_col = 0;
+	t->lost = t->foreign = 0;
 	return 0;
 fail:
 	fsp_trace_close(t);
 	return ret;
+}
+
+int fsp_trace_open(struct fsp_trace *t, const char *name,
+		   unsigned long buffer_kb)
+{
+	return trace_open(t, name, buffer_kb, 0);
+}
+
+int fsp_trace_attach(struct fsp_trace *t, const char *name,
+		     unsigned long buffer_kb)
+{
+	return trace_open(t, name, buffer_kb, 1);
 }
 
 int fsp_trace_watch_inode(struct fsp_trace *t, dev_t dev, ino_t ino)
@@ -649,7 +674,7 @@ static void trace_finish(struct fsp_trace *t)
 	t->ev = NULL;
 	t->col = NULL;
 	t->nr_ev = t->nr_col = t->cap_ev = t->cap_col = 0;
-	t->created = t->mounted = t->add_on = 0;
+	t->created = t->mounted = t->add_on = t->keep = 0;
 	t->col_on[0] = t->col_on[1] = 0;
 }
 
@@ -670,6 +695,10 @@ void fsp_trace_close_async(struct fsp_trace *t)
 		return;
 	}
 	trace_stop(t);
+	if (t->keep) {
+		trace_finish(t);
+		return;
+	}
 	if (!pthread_create(&t->remover, NULL, remover, t)) {
 		t->removing = 1;
 		return;

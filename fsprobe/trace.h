@@ -145,6 +145,7 @@ struct fsp_trace {
 	size_t cap_ev, cap_col;
 	pthread_t remover;	/* fsp_trace_close_async's rmdir */
 	int removing;
+	int keep;		/* attached: close leaves the instance */
 };
 
 /*
@@ -157,6 +158,13 @@ struct fsp_trace {
  */
 int fsp_trace_open(struct fsp_trace *t, const char *name,
 		   unsigned long buffer_kb);
+/*
+ * The same, but an instance of that name that exists already is taken
+ * over (its events disabled, its buffers drained), and close leaves the
+ * instance in place, stopped: its owner removes it once, not each user.
+ */
+int fsp_trace_attach(struct fsp_trace *t, const char *name,
+		     unsigned long buffer_kb);
 /*
  * Filter the page-cache event to one inode and enable it. dev is the
  * device of the inode's superblock, which is what the event records: on

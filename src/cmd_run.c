@@ -53,6 +53,27 @@ static void worker_slot(pid_t pid, pid_t old)
 	}
 }
 
+static int free_slot(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_WORKERS; i++)
+		if (!workers[i])
+			return i;
+	return 0;
+}
+
+/*
+ * One tracefs instance per worker slot, for all the profiles it runs:
+ * removing an instance costs ~45 ms of RCU waits, so it happens once per
+ * slot, in the journal's unwind, not once per profile.
+ */
+static void slot_instance(const struct fsp_journal *j, int slot, char *buf,
+			  size_t len)
+{
+	snprintf(buf, len, "fsprobe-%s-s%d", j->id, slot);
+}
+
 static int result_path(const struct fsp_journal *j, int idx, char *buf,
 		       size_t len)
 {
@@ -171,7 +192,9 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	struct fsp_journal j;
 	const char *base = getenv("FSPROBE_STATE_DIR");
 	int *status, nr = 0, next = 0, running = 0, done = 0, jobs, i, ret;
-	int *finished, nr_finished = 0;
+	int *finished, nr_finished = 0, slot;
+	char tnames[MAX_WORKERS][96];
+	unsigned char journalled[MAX_WORKERS] = { 0 };
 	pid_t *pids, self = getpid();
 	long long t0;
 
@@ -220,6 +243,12 @@ int fsp_cmd_run(struct fsp_cli *cli)
 		int wst;
 
 		while (!got_signal && running < jobs && next < nr) {
+			slot = free_slot();
+			slot_instance(&j, slot, tnames[slot], sizeof(tnames[slot]));
+			if (!journalled[slot])
+				journalled[slot] = !fsp_journal_add(&j, "tracefs",
+							tnames[slot], NULL);
+			o.trace_instance = journalled[slot] ? tnames[slot] : NULL;
 			fflush(NULL);
 			pid = fork();
 			if (pid == 0)

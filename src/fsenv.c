@@ -203,6 +203,31 @@ int fsp_fsenv_recycle(const struct fsp_target *t)
 	return do_mount(e);
 }
 
+/*
+ * The image is thrown away at the end, so the flushes the filesystem
+ * sends (every fsync, every umount) need not reach the disk under it:
+ * with write_cache "write through" the block layer completes them at
+ * once, and the data stays in the host's page cache (where reads find
+ * it) until the image is deleted. What the probes measure, the page
+ * cache of the filesystem on top, does not change. The setting outlives
+ * the device (a later LOOP_CONFIGURE keeps it), so it is journalled and
+ * restored before the detach, and by cleanup after a crash. Not fatal:
+ * without it the run is only slower. A read-only device has no write
+ * cache to begin with; writing "write through" there would still set
+ * the sticky flag, with nothing to restore it to: left alone.
+ */
+static void write_through(struct fsp_fsenv *e)
+{
+	char path[128], now[32];
+
+	if (e->readonly ||
+	    fsp_loop_queue_path(&e->loop, "write_cache", path, sizeof(path)) ||
+	    fsp_read_text(path, now, sizeof(now)) < 0 ||
+	    strcmp(fsp_rstrip(now), "write back"))
+		return;
+	fsp_knob_set(&e->knobs, e->j, path, "write through");
+}
+
 /* Create the filesystem; on return it is mounted (or e->err says why). */
 int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 {
@@ -238,6 +263,7 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 	/* From our own device: btrfs and overlay have anonymous st_dev. */
 	fsp_loop_queue_path(&e->loop, "read_ahead_kb", e->read_ahead,
 			    sizeof(e->read_ahead));
+	write_through(e);
 	if (!e->readonly) {
 		ret = run_mkfs(e);
 		if (ret)
@@ -275,6 +301,7 @@ void fsp_fsenv_teardown(struct fsp_fsenv *e)
 
 	do_umount(e);
 	t0 = fsp_now_ms();
+	fsp_knob_restore_all(&e->knobs);
 	fsp_loop_detach(&e->loop);
 	e->t_detach += fsp_now_ms() - t0;
 }

@@ -9,6 +9,7 @@
 
 #include "case.h"
 #include "journal.h"
+#include "knob.h"
 #include "loop.h"
 #include "profile.h"
 
@@ -22,6 +23,7 @@ struct fsp_fsenv {
 	char lower[4096];	/* overlay: where the lower fs is mounted */
 	char read_ahead[128];	/* our loop device's queue/read_ahead_kb */
 	struct fsp_loop loop;
+	struct fsp_knobs knobs;	/* our loop device's write_cache */
 	int mounted, lower_mounted;
 	int readonly;
 	long long t_mkfs, t_mount, t_umount, t_detach;

@@ -349,6 +349,7 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 	t.si = si;
 	t.payload_dir = o->payload_dir;
 	t.run_id = j->id;
+	t.trace_instance = o->trace_instance;
 	t.priv = &e;
 	t.journal = j;
 	t.read_ahead_path = e.read_ahead;

@@ -24,6 +24,7 @@ struct fsp_run_opts {
 	int progress;		/* progress lines on stderr */
 	int nr_profiles;	/* for "[i/N]" in them */
 	const char *payload_dir;
+	const char *trace_instance;	/* this worker slot's, or NULL */
 };
 
 #define FSP_DEFAULT_SIZE_MB 512
