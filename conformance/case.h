@@ -83,6 +83,15 @@ void fsp_probe_set(struct fsp_probe *p, enum fsp_outcome o,
 void fsp_ev_int(struct fsp_probe *p, const char *key, long long v);
 void fsp_ev_str(struct fsp_probe *p, const char *key, const char *v);
 void fsp_ev_bool(struct fsp_probe *p, const char *key, int v);
+/*
+ * Make a case's file cold again without a remount: fsync (where the
+ * filesystem has one), POSIX_FADV_DONTNEED, then cachestat (mincore where
+ * it is missing) must count 0 cached pages; else -EBUSY and *left says
+ * how many stayed. For a second measurement on the same file.
+ */
+int fsp_case_evict(const struct fsp_target *t, const char *name,
+		   unsigned long *left);
+#define FSP_COLD_FADVISE "fadvise (cachestat: 0 pages left)"
 int fsp_case_path(const struct fsp_target *t, int prep, const char *name,
 		  char *buf, size_t len);
 

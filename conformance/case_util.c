@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -271,4 +272,23 @@ int fsp_case_create(const struct fsp_target *t, const char *name,
 	if (t->shmem && hint)
 		return shmem_fill_hinted(t, path, size, seed);
 	return fsp_file_create(path, size, seed, 0644);
+}
+
+int fsp_case_evict(const struct fsp_target *t, const char *name,
+		   unsigned long *left)
+{
+	char path[4096];
+	struct stat st;
+	int fd, ret;
+
+	*left = 0;
+	ret = fsp_case_path(t, 0, name, path, sizeof(path));
+	if (ret)
+		return ret;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = fstat(fd, &st) ? -errno : fsp_evict(fd, st.st_size, left);
+	close(fd);
+	return !ret && *left ? -EBUSY : ret;
 }

@@ -3,12 +3,13 @@
  * fault_pmd.c - the `fault` route (DESIGN.md §1.1): a cold 4 MiB file is
  * mapped PROT_READ|PROT_EXEC, MAP_PRIVATE at a 2 MiB-aligned address,
  * MADV_HUGEPAGE, MADV_POPULATE_READ; smaps FilePmdMapped of that VMA says
- * whether the fault/readahead path built PMD folios. A second cold file
- * without the hint shows what an unhinted mapping gets. The first mapping
- * that faults a cold file decides its folio sizes, so each mode has its
- * own file. The folio orders of each mapping come from pagemap +
- * kpageflags. On tmpfs the writer decides instead: the hinted file is
- * filled through a hinted shared mapping, the plain one with write(2).
+ * whether the fault/readahead path built PMD folios. The same file, made
+ * cold again (fsync + POSIX_FADV_DONTNEED, cachestat must count 0 pages),
+ * mapped without the hint shows what an unhinted mapping gets: the first
+ * mapping that faults a cold file decides its folio sizes. The folio
+ * orders of each mapping come from pagemap + kpageflags. On tmpfs the
+ * writer decides instead, so there are two files: the hinted one filled
+ * through a hinted shared mapping, the plain one with write(2).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +32,7 @@ static int prepare(const struct fsp_target *t)
 {
 	int ret = fsp_case_create(t, HINT_FILE, FSP_FILE_SIZE, HINT_SEED, 1);
 
-	if (!ret)
+	if (!ret && t->shmem)
 		ret = fsp_case_create(t, PLAIN_FILE, FSP_FILE_SIZE, PLAIN_SEED,
 				      0);
 	return ret;
@@ -99,9 +100,26 @@ static void run(const struct fsp_target *t, struct fsp_probe *p)
 
 	fsp_ev_str(p, "cold", t->cold_method);
 	fsp_ev_int(p, "file_kb", FSP_FILE_SIZE >> 10);
-	if (measure(t, p, HINT_FILE, 1, HINT_SEED, &hinted) ||
-	    measure(t, p, PLAIN_FILE, 0, PLAIN_SEED, &plain))
+	if (measure(t, p, HINT_FILE, 1, HINT_SEED, &hinted))
 		return;
+	if (t->shmem) {
+		if (measure(t, p, PLAIN_FILE, 0, PLAIN_SEED, &plain))
+			return;
+	} else {
+		unsigned long left;
+		int ret = fsp_case_evict(t, HINT_FILE, &left);
+
+		if (ret) {
+			fsp_probe_set(p, FSP_ERROR, "making %s cold again for "
+				      "the unhinted mapping: %s (%lu pages "
+				      "stayed cached)", HINT_FILE,
+				      strerror(-ret), left);
+			return;
+		}
+		fsp_ev_str(p, "cold_nohint", FSP_COLD_FADVISE);
+		if (measure(t, p, HINT_FILE, 0, HINT_SEED, &plain))
+			return;
+	}
 	if (hinted > 0 || plain > 0) {
 		p->routes |= t->shmem ? FSP_ROUTE_SHMEM : FSP_ROUTE_FAULT;
 		p->order_fault = t->si->pmd_order;

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elf.h"
@@ -185,33 +184,24 @@ static int run_copy(const struct fsp_target *t, struct fsp_probe *p,
 
 /* Make the copy cold again for the warmed run (not on tmpfs). */
 static int recool(const struct fsp_target *t, struct fsp_probe *p,
-		  const char *path)
+		  const char *copy)
 {
-	unsigned long left = 0;
-	struct stat st;
-	int fd, ret;
+	unsigned long left;
+	int ret;
 
 	if (t->shmem) {
 		fsp_ev_str(p, "warmed_cold", "none (tmpfs: data lives in the "
 			   "cache)");
 		return 0;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st))
-		ret = -errno;
-	else
-		ret = fsp_evict(fd, st.st_size, &left);
-	if (fd >= 0)
-		close(fd);
-	if (!ret && left)
-		ret = -EBUSY;
+	ret = fsp_case_evict(t, copy, &left);
 	if (ret) {
 		fsp_probe_set(p, FSP_ERROR, "making %s cold again after the "
-			      "cold run: %s (%lu pages stayed cached)", path,
+			      "cold run: %s (%lu pages stayed cached)", copy,
 			      strerror(-ret), left);
 		return ret;
 	}
-	fsp_ev_str(p, "warmed_cold", "fadvise (cachestat: 0 pages left)");
+	fsp_ev_str(p, "warmed_cold", FSP_COLD_FADVISE);
 	return 0;
 }
 
@@ -237,7 +227,7 @@ void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 	fsp_ev_int(p, "pmd_max_kb", rc.pmd_max_kb);
 	fsp_ev_bool(p, "aligned", rc.aligned == 1);
 	fsp_ev_str(p, "cold_collapse_errno", rc.collapse_errno);
-	if (recool(t, p, path))
+	if (recool(t, p, copy))
 		return;
 	ret = fsp_payload_warm(t, copy);
 	if (ret) {
