@@ -28,6 +28,7 @@ struct fsp_fsenv {
 	int readonly;
 	long long t_mkfs, t_mount, t_umount, t_detach;
 	long long files_kb;	/* what prepare() wrote, for bench/run */
+	long long mkfs_disk_kb;	/* the image's disk use right after mkfs */
 	char err[2048];
 };
 

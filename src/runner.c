@@ -417,6 +417,9 @@ timing:
 				json_object_new_int64((long long)st.st_blocks / 2));
 	json_object_object_add(timing, "files_kb",
 			       json_object_new_int64(e.files_kb));
+	if (e.mkfs_disk_kb)
+		json_object_object_add(timing, "mkfs_disk_kb",
+				json_object_new_int64(e.mkfs_disk_kb));
 	json_object_object_add(timing, "prepare",
 			       json_object_new_int64(t_prepare));
 	json_object_object_add(timing, "umount",
