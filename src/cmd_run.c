@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "cli.h"
 #include "journal.h"
 #include "mnt.h"
+#include "trace.h"
 #include "util.h"
 
 #define MAX_WORKERS 256
@@ -72,6 +74,40 @@ static void slot_instance(const struct fsp_journal *j, int slot, char *buf,
 			  size_t len)
 {
 	snprintf(buf, len, "fsprobe-%s-s%d", j->id, slot);
+}
+
+static void *remove_instance(void *name)
+{
+	char root[128];
+	int mounted;
+
+	if (!fsp_trace_find_root(root, sizeof(root), &mounted))
+		fsp_trace_remove_instance(root, name);
+	return NULL;
+}
+
+/*
+ * The slot instances go at the end, also with --keep (they are not
+ * results), each in its own thread: a removal is mostly RCU waits, which
+ * overlap. The journal's entries for them then find nothing left.
+ */
+static void remove_slot_instances(char (*names)[96],
+				  const unsigned char *journalled, int nr)
+{
+	pthread_t th[MAX_WORKERS];
+	unsigned char started[MAX_WORKERS] = { 0 };
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (journalled[i])
+			started[i] = !pthread_create(&th[i], NULL,
+						     remove_instance, names[i]);
+	for (i = 0; i < nr; i++) {
+		if (started[i])
+			pthread_join(th[i], NULL);
+		else if (journalled[i])
+			remove_instance(names[i]);
+	}
 }
 
 static int result_path(const struct fsp_journal *j, int idx, char *buf,
@@ -311,6 +347,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	for (i = 0; i < nr; i++)
 		json_object_array_add(arr, results[i]);
 	add_resources(doc, fsp_now_ms() - t0, jobs);
+	remove_slot_instances(tnames, journalled, jobs);
 	if (cli->keep)
 		fprintf(stderr, "fsprobe: kept run directory %s\n", j.dir);
 	else
