@@ -84,14 +84,15 @@ void fsp_ev_int(struct fsp_probe *p, const char *key, long long v);
 void fsp_ev_str(struct fsp_probe *p, const char *key, const char *v);
 void fsp_ev_bool(struct fsp_probe *p, const char *key, int v);
 /*
- * Make a case's file cold again without a remount: fsync (where the
- * filesystem has one), POSIX_FADV_DONTNEED, then cachestat (mincore where
- * it is missing) must count 0 cached pages; else -EBUSY and *left says
- * how many stayed. For a second measurement on the same file.
+ * Make a case's file cold again without a remount, for a second
+ * measurement on the same file: fsync (where the filesystem has one),
+ * POSIX_FADV_DONTNEED, then cachestat (mincore where it is missing) must
+ * count 0 cached pages. 0 and evidence ev_key = the method; else the
+ * probe is an error saying why (for what: the measurement it was for)
+ * and the -errno (-EBUSY: pages stayed cached) is returned.
  */
-int fsp_case_evict(const struct fsp_target *t, const char *name,
-		   unsigned long *left);
-#define FSP_COLD_FADVISE "fadvise (cachestat: 0 pages left)"
+int fsp_case_recool(const struct fsp_target *t, struct fsp_probe *p,
+		    const char *name, const char *ev_key, const char *what);
 int fsp_case_path(const struct fsp_target *t, int prep, const char *name,
 		  char *buf, size_t len);
 

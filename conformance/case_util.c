@@ -274,14 +274,13 @@ int fsp_case_create(const struct fsp_target *t, const char *name,
 	return fsp_file_create(path, size, seed, 0644);
 }
 
-int fsp_case_evict(const struct fsp_target *t, const char *name,
-		   unsigned long *left)
+static int evict_file(const struct fsp_target *t, const char *name,
+		      unsigned long *left)
 {
 	char path[4096];
 	struct stat st;
 	int fd, ret;
 
-	*left = 0;
 	ret = fsp_case_path(t, 0, name, path, sizeof(path));
 	if (ret)
 		return ret;
@@ -291,4 +290,20 @@ int fsp_case_evict(const struct fsp_target *t, const char *name,
 	ret = fstat(fd, &st) ? -errno : fsp_evict(fd, st.st_size, left);
 	close(fd);
 	return !ret && *left ? -EBUSY : ret;
+}
+
+int fsp_case_recool(const struct fsp_target *t, struct fsp_probe *p,
+		    const char *name, const char *ev_key, const char *what)
+{
+	unsigned long left = 0;
+	int ret = evict_file(t, name, &left);
+
+	if (ret) {
+		fsp_probe_set(p, FSP_ERROR, "making %s cold again for %s: %s "
+			      "(%lu pages stayed cached)", name, what,
+			      strerror(-ret), left);
+		return ret;
+	}
+	fsp_ev_str(p, ev_key, "fadvise (cachestat: 0 pages left)");
+	return 0;
 }

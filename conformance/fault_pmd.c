@@ -105,20 +105,10 @@ static void run(const struct fsp_target *t, struct fsp_probe *p)
 	if (t->shmem) {
 		if (measure(t, p, PLAIN_FILE, 0, PLAIN_SEED, &plain))
 			return;
-	} else {
-		unsigned long left;
-		int ret = fsp_case_evict(t, HINT_FILE, &left);
-
-		if (ret) {
-			fsp_probe_set(p, FSP_ERROR, "making %s cold again for "
-				      "the unhinted mapping: %s (%lu pages "
-				      "stayed cached)", HINT_FILE,
-				      strerror(-ret), left);
-			return;
-		}
-		fsp_ev_str(p, "cold_nohint", FSP_COLD_FADVISE);
-		if (measure(t, p, HINT_FILE, 0, HINT_SEED, &plain))
-			return;
+	} else if (fsp_case_recool(t, p, HINT_FILE, "cold_nohint",
+				   "the unhinted mapping") ||
+		   measure(t, p, HINT_FILE, 0, HINT_SEED, &plain)) {
+		return;
 	}
 	if (hinted > 0 || plain > 0) {
 		p->routes |= t->shmem ? FSP_ROUTE_SHMEM : FSP_ROUTE_FAULT;

@@ -186,23 +186,12 @@ static int run_copy(const struct fsp_target *t, struct fsp_probe *p,
 static int recool(const struct fsp_target *t, struct fsp_probe *p,
 		  const char *copy)
 {
-	unsigned long left;
-	int ret;
-
 	if (t->shmem) {
 		fsp_ev_str(p, "warmed_cold", "none (tmpfs: data lives in the "
 			   "cache)");
 		return 0;
 	}
-	ret = fsp_case_evict(t, copy, &left);
-	if (ret) {
-		fsp_probe_set(p, FSP_ERROR, "making %s cold again after the "
-			      "cold run: %s (%lu pages stayed cached)", copy,
-			      strerror(-ret), left);
-		return ret;
-	}
-	fsp_ev_str(p, "warmed_cold", FSP_COLD_FADVISE);
-	return 0;
+	return fsp_case_recool(t, p, copy, "warmed_cold", "the warmed run");
 }
 
 void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,

@@ -232,21 +232,14 @@ static int measure_plain(const struct fsp_target *t, struct fsp_probe *p,
 			 struct fsp_trace *tr, int traced)
 {
 	struct mode m = modes[2];
-	unsigned long left;
-	int ret;
 
 	if (!reuses(t, &modes[2]))
 		return measure(t, p, tr, traced, &m);
 	m.file = modes[1].file;
 	m.seed = modes[1].seed;
-	ret = fsp_case_evict(t, m.file, &left);
-	if (ret) {
-		fsp_probe_set(p, FSP_ERROR, "making %s cold again for the "
-			      "unhinted fault: %s (%lu pages stayed cached)",
-			      m.file, strerror(-ret), left);
+	if (fsp_case_recool(t, p, m.file, "fault_nohint_cold",
+			    "the unhinted fault"))
 		return -1;
-	}
-	fsp_ev_str(p, "fault_nohint_cold", FSP_COLD_FADVISE);
 	return measure(t, p, tr, traced, &m);
 }
 

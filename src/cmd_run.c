@@ -68,7 +68,8 @@ static int free_slot(void)
 /*
  * One tracefs instance per worker slot, for all the profiles it runs:
  * removing an instance costs ~45 ms of RCU waits, so it happens once per
- * slot, in the journal's unwind, not once per profile.
+ * slot at the end of the run (remove_slot_instances; the journal's
+ * unwind after a crash), not once per profile.
  */
 static void slot_instance(const struct fsp_journal *j, int slot, char *buf,
 			  size_t len)
