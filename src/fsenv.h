@@ -29,6 +29,7 @@ struct fsp_fsenv {
 	long long t_mkfs, t_mount, t_umount, t_detach;
 	long long files_kb;	/* what prepare() wrote, for bench/run */
 	long long mkfs_disk_kb;	/* the image's disk use right after mkfs */
+	long long mkfs_punched_kb; /* zeroed ranges of it made holes */
 	char err[2048];
 };
 

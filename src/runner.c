@@ -420,6 +420,9 @@ timing:
 	if (e.mkfs_disk_kb)
 		json_object_object_add(timing, "mkfs_disk_kb",
 				json_object_new_int64(e.mkfs_disk_kb));
+	if (e.mkfs_punched_kb)
+		json_object_object_add(timing, "mkfs_punched_kb",
+				json_object_new_int64(e.mkfs_punched_kb));
 	json_object_object_add(timing, "prepare",
 			       json_object_new_int64(t_prepare));
 	json_object_object_add(timing, "umount",
@@ -434,7 +437,8 @@ timing:
 /* Evict every file of dir with fadvise; pages that stayed cached. */
 static unsigned long evict_all(const char *dir)
 {
-	unsigned long total = 0, left;
+	struct fsp_residency left;
+	unsigned long total = 0;
 	struct dirent *de;
 	DIR *d = opendir(dir);
 
@@ -452,7 +456,7 @@ static unsigned long evict_all(const char *dir)
 			continue;
 		if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
 		    !fsp_evict(fd, st.st_size, &left))
-			total += left;
+			total += left.nr_cache;
 		close(fd);
 	}
 	closedir(d);
