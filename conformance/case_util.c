@@ -275,7 +275,7 @@ int fsp_case_create(const struct fsp_target *t, const char *name,
 }
 
 static int evict_file(const struct fsp_target *t, const char *name,
-		      unsigned long *left)
+		      struct fsp_residency *left)
 {
 	char path[4096];
 	struct stat st;
@@ -289,21 +289,24 @@ static int evict_file(const struct fsp_target *t, const char *name,
 		return -errno;
 	ret = fstat(fd, &st) ? -errno : fsp_evict(fd, st.st_size, left);
 	close(fd);
-	return !ret && *left ? -EBUSY : ret;
+	return !ret && left->nr_cache ? -EBUSY : ret;
 }
 
 int fsp_case_recool(const struct fsp_target *t, struct fsp_probe *p,
 		    const char *name, const char *ev_key, const char *what)
 {
-	unsigned long left = 0;
+	struct fsp_residency left = { 0 };
+	char how[64];
 	int ret = evict_file(t, name, &left);
 
 	if (ret) {
 		fsp_probe_set(p, FSP_ERROR, "making %s cold again for %s: %s "
 			      "(%lu pages stayed cached)", name, what,
-			      strerror(-ret), left);
+			      strerror(-ret), left.nr_cache);
 		return ret;
 	}
-	fsp_ev_str(p, ev_key, "fadvise (cachestat: 0 pages left)");
+	snprintf(how, sizeof(how), "fadvise (%s: 0 pages left)",
+		 fsp_residency_method(&left));
+	fsp_ev_str(p, ev_key, how);
 	return 0;
 }

@@ -71,6 +71,20 @@ static long cached(int fd, size_t len)
 	return fsp_residency(fd, 0, len, &r) ? -1 : (long)r.nr_cache;
 }
 
+/*
+ * The mapping's pages are cached (mincore sees them through it) but not
+ * in the file's own cache, the one cachestat(2) reads through its fd: a
+ * stacked filesystem that maps another file's cache (overlayfs hands the
+ * VMA to the lower file). 0 where cachestat is missing: no claim.
+ */
+static int own_cache_empty(const struct fsp_mapping *m)
+{
+	struct fsp_residency r;
+
+	return m->rss_kb > 0 && !fsp_cachestat(m->fd, 0, m->len, &r) &&
+	       r.nr_cache == 0;
+}
+
 /* pread(2) of the written range on a fresh fd: 1 new data, 0 old. */
 static int read_sees_new(const char *path, char *buf)
 {
@@ -164,6 +178,7 @@ static void write_checks(const struct fsp_target *t, struct fsp_probe *p,
 
 	before = cached(m->fd, m->len);
 	fsp_ev_int(p, "cached_pages_before_open", before);
+	foreign = own_cache_empty(m);
 	wfd = open(path, O_RDWR | O_CLOEXEC);
 	ret = wfd < 0 ? errno : 0;
 	fsp_ev_str(p, "open_rdwr", ret ? fsp_errno_name(ret) : "ok");
@@ -176,7 +191,6 @@ static void write_checks(const struct fsp_target *t, struct fsp_probe *p,
 	after = cached(m->fd, m->len);
 	fsp_ev_int(p, "cached_pages_after_open", after);
 	fsp_ev_bool(p, "cache_dropped_on_open", after >= 0 && after < before);
-	foreign = before == 0 && m->rss_kb > 0;
 	if (foreign)
 		fsp_ev_str(p, "residency_note", "the mapped pages are not in "
 			   "this inode's cache (stacked fs?)");

@@ -10,9 +10,11 @@
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -261,35 +263,61 @@ struct fsp_cachestat {
 	uint64_t nr_recently_evicted;
 };
 
-int fsp_residency(int fd, off_t off, size_t len, struct fsp_residency *r)
+/*
+ * cachestat() reads the cache of the file it is given. An overlayfs file
+ * has none of its own: its data is cached in the real (upper or lower)
+ * file's mapping, so cachestat on it says 0 pages however much is cached.
+ */
+static int on_overlay(int fd)
+{
+	struct statfs sfs;
+
+	return !fstatfs(fd, &sfs) && sfs.f_type == OVERLAYFS_SUPER_MAGIC;
+}
+
+int fsp_cachestat(int fd, off_t off, size_t len, struct fsp_residency *r)
 {
 	struct fsp_cachestat_range range = { off, len };
 	struct fsp_cachestat cs;
+
+	memset(r, 0, sizeof(*r));
+	if (syscall(__NR_cachestat, fd, &range, &cs, 0))
+		return errno == EOPNOTSUPP ? -ENOSYS : -errno;
+	r->nr_cache = cs.nr_cache;
+	r->nr_dirty = cs.nr_dirty;
+	r->nr_writeback = cs.nr_writeback;
+	r->nr_evicted = cs.nr_evicted;
+	r->via_cachestat = 1;
+	return 0;
+}
+
+int fsp_residency(int fd, off_t off, size_t len, struct fsp_residency *r)
+{
 	long psz = sysconf(_SC_PAGESIZE);
 	unsigned char *vec;
 	size_t i, pages;
+	int overlay = on_overlay(fd), ret;
 	void *p;
 
-	memset(r, 0, sizeof(*r));
-	if (!syscall(__NR_cachestat, fd, &range, &cs, 0)) {
-		r->nr_cache = cs.nr_cache;
-		r->nr_dirty = cs.nr_dirty;
-		r->nr_writeback = cs.nr_writeback;
-		r->nr_evicted = cs.nr_evicted;
-		r->via_cachestat = 1;
-		return 0;
+	if (!overlay) {
+		ret = fsp_cachestat(fd, off, len, r);
+		if (ret != -ENOSYS)
+			return ret;
 	}
-	if (errno != ENOSYS && errno != EOPNOTSUPP)
-		return -errno;
-	/* mincore: of a fresh mapping, so it reports the page cache. */
+	memset(r, 0, sizeof(*r));
+	r->via_overlay = overlay;
+	/*
+	 * mincore: of a fresh mapping, so it reports the page cache. On
+	 * overlayfs the mapping is of the real file (ovl_mmap() hands the
+	 * VMA to it), so this sees the cache cachestat cannot.
+	 */
 	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, off);
 	if (p == MAP_FAILED)
 		return -errno;
 	pages = (len + psz - 1) / psz;
 	vec = malloc(pages);
 	if (!vec || mincore(p, len, vec)) {
-		int ret = vec ? -errno : -ENOMEM;
-
+		ret = vec ? -errno : -ENOMEM;
 		free(vec);
 		munmap(p, len);
 		return ret;
@@ -301,9 +329,8 @@ int fsp_residency(int fd, off_t off, size_t len, struct fsp_residency *r)
 	return 0;
 }
 
-int fsp_evict(int fd, size_t len, unsigned long *left)
+int fsp_evict(int fd, size_t len, struct fsp_residency *r)
 {
-	struct fsp_residency r;
 	int ret;
 
 	/* A read-only filesystem (no fsync: EINVAL, EROFS) has no dirt. */
@@ -312,9 +339,5 @@ int fsp_evict(int fd, size_t len, unsigned long *left)
 	ret = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	if (ret)
 		return -ret;
-	ret = fsp_residency(fd, 0, len, &r);
-	if (ret)
-		return ret;
-	*left = r.nr_cache;
-	return 0;
+	return fsp_residency(fd, 0, len, r);
 }

@@ -45,13 +45,24 @@ int fsp_map_aligned(int fd, size_t len, int prot, int flags, off_t off,
 struct fsp_residency {
 	unsigned long nr_cache, nr_dirty, nr_writeback, nr_evicted;
 	int via_cachestat;	/* 0: mincore was used */
+	int via_overlay;	/* mincore, as cachestat is blind there */
 };
-/* Pages of [off, off+len) of fd in the page cache. */
+/*
+ * Pages of [off, off+len) in fd's own page cache (cachestat(2), Linux
+ * 6.5): -ENOSYS without it. Blind to stacked files (see fsp_residency).
+ */
+int fsp_cachestat(int fd, off_t off, size_t len, struct fsp_residency *r);
+/* Pages of [off, off+len) of fd in the page cache: cachestat, or mincore. */
 int fsp_residency(int fd, off_t off, size_t len, struct fsp_residency *r);
 /*
- * Evict fd's clean pages (fsync + POSIX_FADV_DONTNEED) and say how many
- * are still cached afterwards in *left.
+ * Evict fd's clean pages (fsync + POSIX_FADV_DONTNEED) and say in *after
+ * how many are still cached afterwards, and how that was counted.
  */
-int fsp_evict(int fd, size_t len, unsigned long *left);
+int fsp_evict(int fd, size_t len, struct fsp_residency *after);
+/* How a residency was counted, for evidence: "cachestat" or "mincore". */
+static inline const char *fsp_residency_method(const struct fsp_residency *r)
+{
+	return r->via_cachestat ? "cachestat" : "mincore";
+}
 
 #endif
