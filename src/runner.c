@@ -174,6 +174,57 @@ static void progress(const struct fsp_run_opts *o, int idx,
 			o->nr_profiles, name, step);
 }
 
+/*
+ * Evict every regular file of dir with fsync + POSIX_FADV_DONTNEED; *left
+ * gets the pages that stayed cached, *how the counting method of the
+ * last file ("cachestat", or "mincore" where cachestat is blind).
+ */
+static int evict_all(const char *dir, unsigned long *left, const char **how)
+{
+	struct fsp_residency r;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int ret = 0;
+
+	*left = 0;
+	*how = "cachestat";
+	if (!d)
+		return -errno;
+	while (!ret && (de = readdir(d))) {
+		struct stat st;
+		int fd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_NOFOLLOW |
+			    O_CLOEXEC);
+		if (fd < 0) {
+			ret = -errno;
+			break;
+		}
+		if (fstat(fd, &st))
+			ret = -errno;
+		else if (S_ISREG(st.st_mode))
+			ret = fsp_evict(fd, st.st_size, &r);
+		if (!ret && S_ISREG(st.st_mode)) {
+			*left += r.nr_cache;
+			*how = fsp_residency_method(&r);
+		}
+		close(fd);
+	}
+	closedir(d);
+	return ret;
+}
+
+static int evict_dir(const struct fsp_target *t)
+{
+	unsigned long left;
+	const char *how;
+	int ret = evict_all(t->dir, &left, &how);
+
+	return ret ? ret : left ? -EBUSY : 0;
+}
+
 /* One cold cycle for every case's on-disk checks. */
 static void run_cold_checks(const struct fsp_run_opts *o,
 			    const struct fsp_target *t,
@@ -434,46 +485,13 @@ timing:
 	return out;
 }
 
-/* Evict every file of dir with fadvise; pages that stayed cached. */
-static unsigned long evict_all(const char *dir)
-{
-	struct fsp_residency left;
-	unsigned long total = 0;
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		struct stat st;
-		int fd;
-
-		if (de->d_name[0] == '.')
-			continue;
-		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_NOFOLLOW |
-			    O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
-		    !fsp_evict(fd, st.st_size, &left))
-			total += left.nr_cache;
-		close(fd);
-	}
-	closedir(d);
-	return total;
-}
-
-static int evict_dir(const struct fsp_target *t)
-{
-	return evict_all(t->dir) ? -EBUSY : 0;
-}
-
 struct json_object *fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 				const struct fsp_sysinfo *si)
 {
 	struct json_object *out = json_object_new_object();
 	char work[4096], why[512], cold[96];
 	unsigned long left;
+	const char *how;
 	struct fsp_target t;
 	struct statfs sfs;
 	int ret;
@@ -504,12 +522,18 @@ struct json_object *fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	t.recycle = evict_dir;
 	ret = prepare_cases(o, &t, why, sizeof(why));
 	if (!ret && !t.shmem) {
-		left = evict_all(work);
-		if (left) {
+		ret = evict_all(work, &left, &how);
+		if (ret)
+			snprintf(why, sizeof(why), "making the files cold: %s",
+				 strerror(-ret));
+		else if (left)
 			snprintf(cold, sizeof(cold), "fadvise (incomplete: "
 				 "%lu pages stayed cached)", left);
+		else
+			snprintf(cold, sizeof(cold), "fadvise (%s: 0 pages "
+				 "left)", how);
+		if (!ret)
 			t.cold_method = cold;
-		}
 	}
 	if (ret)
 		set_verdict(out, "error", why);
