@@ -128,7 +128,7 @@ int fsp_trace_remove_instance(const char *root, const char *name)
 	    fsp_fmt(dir, sizeof(dir), "%s/instances/%s", root, name))
 		return -EINVAL;
 	if (access(dir, F_OK))
-		return 0;
+		return -errno;	/* -ENOENT: nothing to remove */
 	snprintf(path, sizeof(path), "%s/tracing_on", dir);
 	fsp_write_text(path, "0");
 	snprintf(path, sizeof(path), "%s/events/enable", dir);

@@ -209,7 +209,8 @@ void fsp_trace_close_wait(struct fsp_trace *t);
 
 /*
  * For cleanup: the tracefs mount point (mounting it if needed, *mounted
- * then set), and removal of a named instance left behind.
+ * then set), and removal of a named instance left behind (-ENOENT when
+ * there is none, so cleanup counts only what it removed).
  */
 int fsp_trace_find_root(char *root, size_t len, int *mounted);
 int fsp_trace_remove_instance(const char *root, const char *name);

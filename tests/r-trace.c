@@ -268,6 +268,8 @@ static void test_instance(const char *dir)
 			    "remove it by name");
 		snprintf(inst, sizeof(inst), "%s/instances/%s", t.root, name2);
 		tap_ok(access(inst, F_OK) && errno == ENOENT, "it is gone");
+		eq(fsp_trace_remove_instance(t.root, name2), -ENOENT,
+		   "removing it again finds nothing");
 		t2.mounted = 0;		/* t owns the mount */
 		fsp_trace_close(&t2);
 	}
