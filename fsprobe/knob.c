@@ -63,6 +63,7 @@ int fsp_knob_set(struct fsp_knobs *ks, struct fsp_journal *j,
 		ret = fsp_journal_add(j, "knob", path, k->saved);
 		if (ret)
 			return ret;
+		ks->j = j;
 	}
 	ks->nr++;
 	return fsp_write_text(path, value);
@@ -83,6 +84,9 @@ int fsp_knob_restore_all(struct fsp_knobs *ks)
 		struct fsp_knob *k = &ks->k[--ks->nr];
 
 		r = fsp_knob_restore_saved(k->path, k->saved);
+		if (!r && ks->j)
+			r = fsp_journal_add(ks->j, "knob-restored", k->path,
+					    NULL);
 		if (r && !ret)
 			ret = r;
 	}

@@ -23,12 +23,18 @@ struct fsp_knob {
 struct fsp_knobs {
 	struct fsp_knob k[FSP_KNOB_MAX];
 	int nr;
+	struct fsp_journal *j;	/* where the sets were journalled */
 };
 
 /* Save path's current value (journalled), then write value. */
 int fsp_knob_set(struct fsp_knobs *ks, struct fsp_journal *j,
 		 const char *path, const char *value);
-/* Restore every knob, newest first; the first error is returned. */
+/*
+ * Restore every knob, newest first; the first error is returned. Each
+ * restored knob gets a "knob-restored" journal line, so the journal's
+ * unwind does not write it again (a write_cache write freezes the
+ * device's queue, and the device may be someone else's by then).
+ */
 int fsp_knob_restore_all(struct fsp_knobs *ks);
 /* For cleanup: write a journalled saved value back. */
 int fsp_knob_restore_saved(const char *path, const char *saved);

@@ -14,15 +14,30 @@ dev=$(losetup -f --show "$TMPD/foreign.img")
 [ -n "$dev" ]; ok $? "planted a foreign loop device ($dev)"
 fake="$FSPROBE_STATE_DIR/1-1-dead"
 mkdir -m 700 "$FSPROBE_STATE_DIR" "$fake"
-printf 'loop\t%s\t%s\n' "$dev" "$fake/image" > "$fake/journal"
+wc=/sys/block/${dev#/dev/}/queue/write_cache
+echo "write through" > "$wc"	# the foreign owner's own setting
+thp=/sys/kernel/mm/transparent_hugepage/defrag
+thp_was=$(sed 's/.*\[\(.*\)\].*/\1/' "$thp")
+other=always; [ "$thp_was" = always ] && other=never
+printf 'knob\t%s\t%s\n' "$thp" "$other" > "$fake/journal"
+printf 'knob-restored\t%s\t\n' "$thp" >> "$fake/journal"
+printf 'loop\t%s\t%s\n' "$dev" "$fake/image" >> "$fake/journal"
+printf 'knob\t%s\twrite back\n' "$wc" >> "$fake/journal"
 printf 'image\t%s\t\n' "$TMPD/foreign.img" >> "$fake/journal"
 : > "$fake/lock"
 "$FSPROBE" cleanup > "$TMPD/out" 2>&1; rc=$?
 [ $rc -eq 0 ]; ok $? "cleanup exits 0 (rc $rc): $(cat "$TMPD/out")"
 losetup "$dev" 2>/dev/null | grep -qF "$TMPD/foreign.img"
 ok $? "the foreign loop device is still attached to its file"
-grep -q "2 entries not ours left alone" "$TMPD/out"
-ok $? "cleanup reports both foreign entries it refused"
+[ "$(cat "$wc")" = "write through" ]
+ok $? "its write_cache is still its owner's ($(cat "$wc"))"
+grep -q "3 entries not ours left alone" "$TMPD/out"
+ok $? "cleanup reports the three foreign entries it refused"
+now=$(sed 's/.*\[\(.*\)\].*/\1/' "$thp")
+[ "$now" = "$thp_was" ]
+ok $? "a knob the journal marks restored is not written again ($thp: $now)"
+[ "$now" = "$thp_was" ] || echo "$thp_was" > "$thp"
+echo "write back" > "$wc"
 losetup -d "$dev"
 # The journal's 'image' line named a file outside the run: it is ours to
 # remove only if it is inside the run directory.
