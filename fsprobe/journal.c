@@ -45,8 +45,8 @@ static int ensure_base(const char *base)
 
 int fsp_journal_create(struct fsp_journal *j, const char *base)
 {
+	char path[PATH_MAX], fresh[PATH_MAX], line[64];
 	struct timespec ts;
-	char path[PATH_MAX], line[64];
 	int ret;
 
 	memset(j, 0, sizeof(*j));
@@ -61,19 +61,28 @@ int fsp_journal_create(struct fsp_journal *j, const char *base)
 	snprintf(j->id, sizeof(j->id), "%lld-%d-%04lx", (long long)ts.tv_sec,
 		 (int)getpid(), (unsigned long)(ts.tv_nsec & 0xffff));
 	ret = fsp_fmt(j->dir, sizeof(j->dir), "%s/%s", base, j->id);
+	if (!ret)
+		ret = fsp_fmt(fresh, sizeof(fresh), "%s/.new-%s", base, j->id);
 	if (ret)
 		return ret;
-	if (mkdir(j->dir, 0700))
+	/*
+	 * The run directory appears under its name with its lock already
+	 * held: made as a dot-name (which stale cleanup never reads),
+	 * locked, then renamed. Made in place, another run's cleanup could
+	 * find it between the mkdir and the flock, take it for a dead run's
+	 * and remove it under us.
+	 */
+	if (mkdir(fresh, 0700))
 		return -errno;
-
-	ret = fsp_journal_path(j, path, sizeof(path), LOCK_NAME);
+	ret = fsp_fmt(path, sizeof(path), "%s/%s", fresh, LOCK_NAME);
 	if (ret)
-		goto fail;
+		goto fail_fresh;
 	j->lockfd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
 			 O_CLOEXEC, 0600);
-	if (j->lockfd < 0 || flock(j->lockfd, LOCK_EX | LOCK_NB)) {
+	if (j->lockfd < 0 || flock(j->lockfd, LOCK_EX | LOCK_NB) ||
+	    rename(fresh, j->dir)) {
 		ret = -errno;
-		goto fail;
+		goto fail_fresh;
 	}
 	snprintf(line, sizeof(line), "%d\n", (int)getpid());
 	fsp_write_all(j->lockfd, line, strlen(line));
@@ -92,6 +101,12 @@ fail:
 	if (j->lockfd >= 0)
 		close(j->lockfd);
 	fsp_rmtree(j->dir);
+	j->lockfd = -1;
+	return ret;
+fail_fresh:
+	if (j->lockfd >= 0)
+		close(j->lockfd);
+	fsp_rmtree(fresh);
 	j->lockfd = -1;
 	return ret;
 }

@@ -62,8 +62,11 @@ wait $a; ra=$?; wait $b; rb=$?
 [ $ra -eq 0 ] && [ $rb -eq 0 ]; ok $? "two concurrent runs exit 0 ($ra, $rb)"
 verdicts() { python3 -c 'import json,sys; print(" ".join(p["name"]+"="+p["verdict"]+":"+str([e for pr in p["probes"] for k, e in pr["evidence"].items() if k.endswith("pmd_mapped_kb")]) for p in json.load(open(sys.argv[1]))["profiles"]))' "$1"; }
 s=$(verdicts "$TMPD/single.json")
-[ "$(verdicts "$TMPD/a.json")" = "$s" ] && [ "$(verdicts "$TMPD/b.json")" = "$s" ]
+va=$(verdicts "$TMPD/a.json"); vb=$(verdicts "$TMPD/b.json")
+[ "$va" = "$s" ] && [ "$vb" = "$s" ]
 ok $? "both concurrent runs measured what a single run did: $s"
+[ "$va" = "$s" ] || diag "run a: $va; $(python3 -c 'import json,sys; print([(p["name"], p.get("reason"), [(q["name"], q["result"], q.get("reason")) for q in p["probes"]]) for p in json.load(open(sys.argv[1]))["profiles"]])' "$TMPD/a.json")"
+[ "$vb" = "$s" ] || diag "run b: $vb; $(python3 -c 'import json,sys; print([(p["name"], p.get("reason"), [(q["name"], q["result"], q.get("reason")) for q in p["probes"]]) for p in json.load(open(sys.argv[1]))["profiles"]])' "$TMPD/b.json")"
 # 4. check DIR works in a private mount namespace: the caller's mount
 #    table is the same afterwards (read-order may mount tracefs), and
 #    its own files in DIR are gone.
