@@ -347,6 +347,36 @@ static int lock_when_dead(int lfd)
 	return 0;
 }
 
+/*
+ * A '.new-ID' directory is a run directory being made (see
+ * fsp_journal_create): it lives for microseconds and holds nothing but
+ * the lock. One a minute old belongs to a run killed in between; it is
+ * removed if its lock is not held. The age keeps us off a directory
+ * whose creator has not taken its lock yet.
+ */
+static void stale_fresh_dir(const char *base, const char *name,
+			    struct fsp_unwind_stats *st)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	struct stat sb;
+	int lfd;
+
+	if (fsp_fmt(dir, sizeof(dir), "%s/%s", base, name) ||
+	    lstat(dir, &sb) || !S_ISDIR(sb.st_mode) ||
+	    time(NULL) - sb.st_mtime < 60 ||
+	    fsp_fmt(path, sizeof(path), "%s/%s", dir, LOCK_NAME))
+		return;
+	lfd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (lfd >= 0 && flock(lfd, LOCK_EX | LOCK_NB)) {
+		close(lfd);
+		return;
+	}
+	if (!fsp_rmtree(dir))
+		st->files++;
+	if (lfd >= 0)
+		close(lfd);
+}
+
 int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st)
 {
 	struct dirent *de;
@@ -367,6 +397,10 @@ int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st)
 		struct stat sb;
 		int lfd;
 
+		if (!strncmp(de->d_name, ".new-", 5)) {
+			stale_fresh_dir(base, de->d_name, st);
+			continue;
+		}
 		if (de->d_name[0] == '.')
 			continue;
 		if (fsp_fmt(dir, sizeof(dir), "%s/%s", base, de->d_name) ||

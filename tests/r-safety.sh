@@ -39,6 +39,17 @@ ok $? "a knob the journal marks restored is not written again ($thp: $now)"
 [ "$now" = "$thp_was" ] || echo "$thp_was" > "$thp"
 echo "write back" > "$wc"
 losetup -d "$dev"
+# A run killed between making its directory and renaming it into place
+# leaves '.new-ID' with its lock: removed once it is a minute old, never
+# younger (its creator may not hold the lock yet).
+for n in old young; do
+	mkdir -m 700 "$FSPROBE_STATE_DIR/.new-1-$n" && : > "$FSPROBE_STATE_DIR/.new-1-$n/lock"
+done
+touch -d '2 minutes ago' "$FSPROBE_STATE_DIR/.new-1-old"
+"$FSPROBE" cleanup > /dev/null 2>&1
+[ ! -e "$FSPROBE_STATE_DIR/.new-1-old" ] && [ -d "$FSPROBE_STATE_DIR/.new-1-young" ]
+ok $? "cleanup removes a minute-old .new- directory, not a fresh one"
+rm -rf "$FSPROBE_STATE_DIR/.new-1-young"
 # The journal's 'image' line named a file outside the run: it is ours to
 # remove only if it is inside the run directory.
 [ -f "$TMPD/foreign.img" ]; ok $? "a file outside the run directory is not removed"
