@@ -305,7 +305,6 @@ int fsp_residency(int fd, off_t off, size_t len, struct fsp_residency *r)
 			return ret;
 	}
 	memset(r, 0, sizeof(*r));
-	r->via_overlay = overlay;
 	/*
 	 * mincore: of a fresh mapping, so it reports the page cache. On
 	 * overlayfs the mapping is of the real file (ovl_mmap() hands the

@@ -45,7 +45,6 @@ int fsp_map_aligned(int fd, size_t len, int prot, int flags, off_t off,
 struct fsp_residency {
 	unsigned long nr_cache, nr_dirty, nr_writeback, nr_evicted;
 	int via_cachestat;	/* 0: mincore was used */
-	int via_overlay;	/* mincore, as cachestat is blind there */
 };
 /*
  * Pages of [off, off+len) in fd's own page cache (cachestat(2), Linux
