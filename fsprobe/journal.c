@@ -367,7 +367,7 @@ static void stale_fresh_dir(const char *base, const char *name,
 	    fsp_fmt(path, sizeof(path), "%s/%s", dir, LOCK_NAME))
 		return;
 	lfd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (lfd >= 0 && flock(lfd, LOCK_EX | LOCK_NB)) {
+	if (lfd >= 0 && !lock_when_dead(lfd)) {
 		close(lfd);
 		return;
 	}
