@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <linux/loop.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "knob.h"
 #include "loop.h"
 #include "util.h"
 
@@ -214,6 +216,75 @@ int fsp_loop_detach_if_backed_by(const char *dev, const char *image)
 		pause_ms(10);
 	}
 	return ret == 1 ? -EBUSY : ret;
+}
+
+/* The image behind fd is the file the device reads (st_dev/st_ino). */
+static int backs(int loopfd, int imgfd)
+{
+	struct loop_info64 info;
+	struct stat st;
+
+	if (ioctl(loopfd, LOOP_GET_STATUS64, &info) || fstat(imgfd, &st))
+		return -errno;
+	return info.lo_device == st.st_dev && info.lo_inode == st.st_ino ?
+	       0 : -EPERM;
+}
+
+/* BLKFLSBUF: write back, then drop, the device's own page cache. */
+static int drop_cache(int fd)
+{
+	return ioctl(fd, BLKFLSBUF, 0) ? -errno : 0;
+}
+
+int fsp_loop_reset(const struct fsp_loop *lo, unsigned long long size)
+{
+	unsigned long long now = 0;
+	int fd, img, ret;
+
+	ret = fsp_loop_verify(lo);
+	if (ret)
+		return ret;
+	/* A claim of our own for the whole reset: EBUSY while mounted. */
+	fd = open(lo->dev, O_RDWR | O_EXCL | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	img = open(lo->image, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	ret = img < 0 ? -errno : backs(lo->fd, img);
+	if (!ret)
+		ret = drop_cache(fd);
+	if (!ret && (ftruncate(img, 0) || ftruncate(img, (off_t)size)))
+		ret = -errno;
+	if (!ret && ioctl(lo->fd, LOOP_SET_CAPACITY, 0))
+		ret = -errno;
+	/* Whatever was read meanwhile (udev's probe) saw the old bytes. */
+	if (!ret)
+		ret = drop_cache(fd);
+	if (!ret && ioctl(fd, BLKGETSIZE64, &now))
+		ret = -errno;
+	if (!ret && now != size)
+		ret = -EIO;
+	if (img >= 0)
+		close(img);
+	close(fd);
+	return ret;
+}
+
+int fsp_loop_write_through(const struct fsp_loop *lo, struct fsp_knobs *ks,
+			   struct fsp_journal *j)
+{
+	char path[128], now[32];
+	ssize_t n;
+	int ret;
+
+	ret = fsp_loop_queue_path(lo, "write_cache", path, sizeof(path));
+	if (ret)
+		return ret;
+	n = fsp_read_text(path, now, sizeof(now));
+	if (n < 0)
+		return n;
+	if (strcmp(fsp_rstrip(now), "write back"))
+		return 0;
+	return fsp_knob_set(ks, j, path, "write through");
 }
 
 int fsp_loop_queue_path(const struct fsp_loop *lo, const char *attr,

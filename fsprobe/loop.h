@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 struct fsp_journal;
+struct fsp_knobs;
 
 struct fsp_loop {
 	int fd;			/* held until we are done: AUTOCLEAR */
@@ -31,6 +32,20 @@ int fsp_loop_detach(struct fsp_loop *lo);
 int fsp_loop_backing_file(int nr, char *buf, size_t len);
 /* For cleanup: detach dev only if its backing file is image; 1 = done. */
 int fsp_loop_detach_if_backed_by(const char *dev, const char *image);
+/*
+ * Make a device we hold (lo->fd) ready for the next filesystem: it must
+ * still be backed by lo->image and be claimed by nobody (-EBUSY while a
+ * filesystem is mounted from it); its page cache is dropped, the image
+ * emptied and sized to size bytes, and the device resized to match.
+ */
+int fsp_loop_reset(const struct fsp_loop *lo, unsigned long long size);
+/*
+ * Set queue/write_cache to "write through" (saved in ks, journalled in
+ * j): the device then completes flushes without passing them to the
+ * image's filesystem. 0 also when it already was not "write back".
+ */
+int fsp_loop_write_through(const struct fsp_loop *lo, struct fsp_knobs *ks,
+			   struct fsp_journal *j);
 /* sysfs directory of the device's queue, for read_ahead_kb. */
 int fsp_loop_queue_path(const struct fsp_loop *lo, const char *attr,
 			char *buf, size_t len);

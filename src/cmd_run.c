@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,7 +23,7 @@
 #include "cli.h"
 #include "journal.h"
 #include "mnt.h"
-#include "trace.h"
+#include "slots.h"
 #include "util.h"
 
 #define MAX_WORKERS 256
@@ -42,17 +41,21 @@ static void on_signal(int sig)
 			kill(workers[i], SIGTERM);
 }
 
-/* Put pid into a free slot (old == 0) or clear the slot holding old. */
-static void worker_slot(pid_t pid, pid_t old)
+/*
+ * Put pid into a free slot (old == 0) or clear the slot holding old;
+ * returns the slot.
+ */
+static int worker_slot(pid_t pid, pid_t old)
 {
 	int i;
 
 	for (i = 0; i < MAX_WORKERS; i++) {
 		if (workers[i] == old) {
 			workers[i] = pid;
-			return;
+			return i;
 		}
 	}
+	return 0;
 }
 
 static int free_slot(void)
@@ -63,52 +66,6 @@ static int free_slot(void)
 		if (!workers[i])
 			return i;
 	return 0;
-}
-
-/*
- * One tracefs instance per worker slot, for all the profiles it runs:
- * removing an instance costs ~45 ms of RCU waits, so it happens once per
- * slot at the end of the run (remove_slot_instances; the journal's
- * unwind after a crash), not once per profile.
- */
-static void slot_instance(const struct fsp_journal *j, int slot, char *buf,
-			  size_t len)
-{
-	snprintf(buf, len, "fsprobe-%s-s%d", j->id, slot);
-}
-
-static void *remove_instance(void *name)
-{
-	char root[128];
-	int mounted;
-
-	if (!fsp_trace_find_root(root, sizeof(root), &mounted))
-		fsp_trace_remove_instance(root, name);
-	return NULL;
-}
-
-/*
- * The slot instances go at the end, also with --keep (they are not
- * results), each in its own thread: a removal is mostly RCU waits, which
- * overlap. The journal's entries for them then find nothing left.
- */
-static void remove_slot_instances(char (*names)[96],
-				  const unsigned char *journalled, int nr)
-{
-	pthread_t th[MAX_WORKERS];
-	unsigned char started[MAX_WORKERS] = { 0 };
-	int i;
-
-	for (i = 0; i < nr; i++)
-		if (journalled[i])
-			started[i] = !pthread_create(&th[i], NULL,
-						     remove_instance, names[i]);
-	for (i = 0; i < nr; i++) {
-		if (started[i])
-			pthread_join(th[i], NULL);
-		else if (journalled[i])
-			remove_instance(names[i]);
-	}
 }
 
 static int result_path(const struct fsp_journal *j, int idx, char *buf,
@@ -219,6 +176,55 @@ static int default_jobs(void)
 	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
 }
 
+/*
+ * The order workers start in (results stay in profile order): profiles
+ * on memory filesystems last. They cost no mkfs, no device and no
+ * writeback, so with -j N the slots run out of work close together, and
+ * the slots' loop devices go while they run.
+ */
+static int *start_order(const struct fsp_profile *profs, int nr)
+{
+	int *order = calloc(nr ? nr : 1, sizeof(*order));
+	int i, n = 0, last;
+
+	if (!order)
+		return NULL;
+	for (last = 0; last < 2; last++)
+		for (i = 0; i < nr; i++)
+			if (fsp_profile_is_memory_fs(&profs[i]) == last)
+				order[n++] = i;
+	return order;
+}
+
+/* Does a profile not yet started want a slot's loop device? */
+static int device_wanted(const struct fsp_profile *profs, const int *order,
+			 int next, int nr)
+{
+	for (; next < nr; next++)
+		if (fsp_slot_wants_device(&profs[order[next]]))
+			return 1;
+	return 0;
+}
+
+/*
+ * While workers run: the slots' devices once no profile left wants one,
+ * and the instances of idle slots once nothing is left to start.
+ */
+static void release_slots(struct fsp_slot *slots, int jobs,
+			  const struct fsp_profile *profs, const int *order,
+			  int next, int nr)
+{
+	int i;
+
+	if (device_wanted(profs, order, next, nr))
+		return;
+	for (i = 0; i < jobs; i++) {
+		fsp_slot_release_device(&slots[i]);
+		if (next == nr && workers[i] <= 0)
+			fsp_slot_release_instance(&slots[i]);
+	}
+}
+
 int fsp_cmd_run(struct fsp_cli *cli)
 {
 	struct fsp_profile *profs = NULL;
@@ -229,9 +235,8 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	struct fsp_journal j;
 	const char *base = getenv("FSPROBE_STATE_DIR");
 	int *status, nr = 0, next = 0, running = 0, done = 0, jobs, i, ret;
-	int *finished, nr_finished = 0, slot;
-	char tnames[MAX_WORKERS][96];
-	unsigned char journalled[MAX_WORKERS] = { 0 };
+	int *finished, nr_finished = 0, slot, p, *order;
+	struct fsp_slot *slots;
 	pid_t *pids, self = getpid();
 	long long t0;
 
@@ -272,6 +277,20 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	pids = calloc(nr, sizeof(*pids));
 	finished = calloc(nr, sizeof(*finished));
 	jobs = cli->jobs ? cli->jobs : default_jobs();
+	slots = calloc(jobs, sizeof(*slots));
+	order = start_order(profs, nr);
+	if (!results || !status || !pids || !finished || !slots || !order) {
+		fsp_warn("out of memory");
+		fsp_journal_finish(&j, NULL);
+		free(results);
+		free(status);
+		free(pids);
+		free(finished);
+		free(slots);
+		free(order);
+		fsp_profile_free_all(profs, nr);
+		return FSP_EXIT_USAGE;
+	}
 	fsp_set_signals(on_signal);
 	t0 = fsp_now_ms();
 
@@ -280,32 +299,30 @@ int fsp_cmd_run(struct fsp_cli *cli)
 		int wst;
 
 		while (!got_signal && running < jobs && next < nr) {
+			p = order[next++];
 			slot = free_slot();
-			slot_instance(&j, slot, tnames[slot], sizeof(tnames[slot]));
-			if (!journalled[slot])
-				journalled[slot] = !fsp_journal_add(&j, "tracefs",
-							tnames[slot], NULL);
-			o.trace_instance = journalled[slot] ? tnames[slot] : NULL;
+			fsp_slot_lend(&slots[slot], slot, &j, &profs[p], &o);
 			fflush(NULL);
 			pid = fork();
 			if (pid == 0)
-				worker(&profs[next], next, &o, &si, &j, self);
+				worker(&profs[p], p, &o, &si, &j, self);
 			if (pid < 0) {
-				status[next] = 0;
-				results[next] = fsp_profile_json(&profs[next]);
-				json_object_object_add(results[next], "verdict",
+				fsp_slot_returned(&slots[slot], 1);
+				status[p] = 0;
+				results[p] = fsp_profile_json(&profs[p]);
+				json_object_object_add(results[p], "verdict",
 					json_object_new_string("error"));
-				json_object_object_add(results[next], "reason",
+				json_object_object_add(results[p], "reason",
 					json_object_new_string("fork failed"));
-				next++;
 				done++;
 				continue;
 			}
-			pids[next] = pid;
+			pids[p] = pid;
 			worker_slot(pid, 0);
-			next++;
 			running++;
 		}
+		if (!got_signal)
+			release_slots(slots, jobs, profs, order, next, nr);
 		/*
 		 * A finished profile's image and directory go while the next
 		 * one runs. Only after a clean exit: a killed worker's loop
@@ -324,10 +341,12 @@ int fsp_cmd_run(struct fsp_cli *cli)
 				continue;
 			break;
 		}
-		for (i = 0; i < next; i++) {
+		for (i = 0; i < nr; i++) {
 			if (results[i] || pids[i] != pid)
 				continue;
-			worker_slot(0, pid);
+			slot = worker_slot(0, pid);
+			fsp_slot_returned(&slots[slot], WIFEXITED(wst) &&
+					  !WEXITSTATUS(wst));
 			status[i] = wst;
 			results[i] = collect(&profs[i], i, &j, wst);
 			if (WIFEXITED(wst) && !WEXITSTATUS(wst))
@@ -348,7 +367,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	for (i = 0; i < nr; i++)
 		json_object_array_add(arr, results[i]);
 	add_resources(doc, fsp_now_ms() - t0, jobs);
-	remove_slot_instances(tnames, journalled, jobs);
+	fsp_slots_finish(slots, jobs);
 	if (cli->keep)
 		fprintf(stderr, "fsprobe: kept run directory %s\n", j.dir);
 	else
@@ -365,6 +384,8 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	free(status);
 	free(pids);
 	free(finished);
+	free(slots);
+	free(order);
 	fsp_profile_free_all(profs, nr);
 	return ret;
 }

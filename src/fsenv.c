@@ -219,14 +219,51 @@ int fsp_fsenv_recycle(const struct fsp_target *t)
  */
 static void write_through(struct fsp_fsenv *e)
 {
-	char path[128], now[32];
+	if (!e->readonly)
+		fsp_loop_write_through(&e->loop, &e->knobs, e->j);
+}
 
-	if (e->readonly ||
-	    fsp_loop_queue_path(&e->loop, "write_cache", path, sizeof(path)) ||
-	    fsp_read_text(path, now, sizeof(now)) < 0 ||
-	    strcmp(fsp_rstrip(now), "write back"))
-		return;
-	fsp_knob_set(&e->knobs, e->j, path, "write through");
+/*
+ * The worker slot's device (slotdev.h), already write-through, emptied
+ * and sized for this profile. Any failure (a killed predecessor's mount
+ * still going away: EBUSY) leaves it to the slot, and the profile
+ * attaches a device of its own.
+ */
+static int borrow_slot_device(struct fsp_fsenv *e, unsigned long size_mb)
+{
+	int ret;
+
+	if (!e->lent || e->readonly)
+		return -ENODEV;
+	ret = fsp_loop_reset(e->lent, (unsigned long long)size_mb << 20);
+	if (ret)
+		return ret;
+	e->loop = *e->lent;
+	e->reused = 1;
+	return fsp_strcpy(e->image, sizeof(e->image), e->lent->image);
+}
+
+/* A sparse image and a loop device of this profile's own. */
+static int own_device(struct fsp_fsenv *e, unsigned long size_mb)
+{
+	int ret = 0;
+
+	if (!e->readonly) {
+		ret = make_image(e, size_mb);
+		if (ret) {
+			snprintf(e->err, sizeof(e->err), "creating image %s: "
+				 "%s", e->image, strerror(-ret));
+			return ret;
+		}
+	}
+	ret = fsp_loop_attach(&e->loop, e->image, e->readonly, e->j);
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "attaching a loop device: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	write_through(e);
+	return 0;
 }
 
 /*
@@ -260,6 +297,7 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 {
 	const struct fsp_profile *p = e->prof;
 	const char *want;
+	long long t0;
 	char type[32];
 	int ret;
 
@@ -273,24 +311,17 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 		if (ret)
 			return ret;
 		e->readonly = 1;
-	} else {
-		ret = make_image(e, size_mb);
-		if (ret) {
-			snprintf(e->err, sizeof(e->err), "creating image %s: "
-				 "%s", e->image, strerror(-ret));
+	}
+	t0 = fsp_now_ms();
+	if (borrow_slot_device(e, size_mb)) {
+		ret = own_device(e, size_mb);
+		if (ret)
 			return ret;
-		}
 	}
-	ret = fsp_loop_attach(&e->loop, e->image, e->readonly, e->j);
-	if (ret) {
-		snprintf(e->err, sizeof(e->err), "attaching a loop device: %s",
-			 strerror(-ret));
-		return ret;
-	}
+	e->t_attach = fsp_now_ms() - t0;
 	/* From our own device: btrfs and overlay have anonymous st_dev. */
 	fsp_loop_queue_path(&e->loop, "read_ahead_kb", e->read_ahead,
 			    sizeof(e->read_ahead));
-	write_through(e);
 	if (!e->readonly) {
 		ret = run_mkfs(e);
 		if (ret)
@@ -328,6 +359,8 @@ void fsp_fsenv_teardown(struct fsp_fsenv *e)
 	long long t0;
 
 	do_umount(e);
+	if (e->reused)
+		return;	/* the slot's device: its holder detaches it */
 	t0 = fsp_now_ms();
 	fsp_knob_restore_all(&e->knobs);
 	fsp_loop_detach(&e->loop);

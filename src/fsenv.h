@@ -23,10 +23,12 @@ struct fsp_fsenv {
 	char lower[4096];	/* overlay: where the lower fs is mounted */
 	char read_ahead[128];	/* our loop device's queue/read_ahead_kb */
 	struct fsp_loop loop;
+	const struct fsp_loop *lent;	/* the worker slot's device, or NULL */
+	int reused;		/* loop is the slot's: not ours to detach */
 	struct fsp_knobs knobs;	/* our loop device's write_cache */
 	int mounted, lower_mounted;
 	int readonly;
-	long long t_mkfs, t_mount, t_umount, t_detach;
+	long long t_attach, t_mkfs, t_mount, t_umount, t_detach;
 	long long files_kb;	/* what prepare() wrote, for bench/run */
 	long long mkfs_disk_kb;	/* the image's disk use right after mkfs */
 	long long mkfs_punched_kb; /* zeroed ranges of it made holes */

@@ -366,6 +366,7 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 	e.prof = prof;
 	e.j = j;
 	e.loop.fd = -1;
+	e.lent = o->lent;
 	fsp_kmsg_open(&km);
 	if (fsp_profile_unrunnable(prof, why, sizeof(why))) {
 		fsp_kmsg_close(&km);
@@ -457,6 +458,17 @@ timing:
 	fsp_case_trace_wait();
 	kernel_log_check(&km, out);
 	timing = json_object_new_object();
+	if (e.loop.dev[0]) {
+		struct json_object *lo = json_object_new_object();
+
+		json_object_object_add(lo, "device",
+				       json_object_new_string(e.loop.dev));
+		json_object_object_add(lo, "slot_device",
+				       json_object_new_boolean(e.reused));
+		json_object_object_add(out, "loop", lo);
+	}
+	json_object_object_add(timing, "attach",
+			       json_object_new_int64(e.t_attach));
 	json_object_object_add(timing, "mkfs", json_object_new_int64(e.t_mkfs));
 	json_object_object_add(timing, "mount",
 			       json_object_new_int64(e.t_mount));

@@ -12,6 +12,7 @@
 
 #include "case.h"
 #include "journal.h"
+#include "loop.h"
 #include "profile.h"
 #include "sysinfo.h"
 
@@ -25,6 +26,7 @@ struct fsp_run_opts {
 	int nr_profiles;	/* for "[i/N]" in them */
 	const char *payload_dir;
 	const char *trace_instance;	/* this worker slot's, or NULL */
+	const struct fsp_loop *lent;	/* this worker slot's device, or NULL */
 };
 
 #define FSP_DEFAULT_SIZE_MB 512

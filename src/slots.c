@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * slots.c - a worker slot's tracefs instance and loop device (slots.h).
+ * The device's image is slotN.img in the run directory, journalled
+ * before it exists like a profile's; the device is AUTOCLEAR and held
+ * open by the parent, so it goes with the parent even after SIGKILL,
+ * and the journal's unwind restores its write_cache and removes the
+ * image. The instance is named fsprobe-RUNID-sN and journalled too.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "slots.h"
+#include "trace.h"
+#include "util.h"
+
+int fsp_slot_wants_device(const struct fsp_profile *p)
+{
+	return !fsp_profile_is_memory_fs(p) &&
+	       !fsp_profile_is_image_builder(p);
+}
+
+/* An almost empty image; each profile sizes it (fsp_loop_reset). */
+static int make_slot_image(struct fsp_journal *j, int nr, char *path,
+			   size_t len)
+{
+	char name[32];
+	int fd, ret;
+
+	snprintf(name, sizeof(name), "slot%d.img", nr);
+	ret = fsp_journal_path(j, path, len, name);
+	if (!ret)
+		ret = fsp_journal_add(j, "image", path, NULL);
+	if (ret)
+		return ret;
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd < 0)
+		return -errno;
+	ret = ftruncate(fd, 1 << 20) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static const struct fsp_loop *get_device(struct fsp_slot *s, int nr,
+					 struct fsp_journal *j)
+{
+	char image[PATH_MAX];
+
+	if (s->dev_state == SLOTDEV_READY)
+		return &s->loop;
+	if (s->dev_state == SLOTDEV_RETIRED)
+		return NULL;
+	/* One try: a failure leaves the slot's profiles their own devices. */
+	s->dev_state = SLOTDEV_RETIRED;
+	s->loop.fd = -1;
+	if (make_slot_image(j, nr, image, sizeof(image)) ||
+	    fsp_loop_attach(&s->loop, image, false, j))
+		return NULL;
+	/* Without write-through the run is slower, not wrong. */
+	fsp_loop_write_through(&s->loop, &s->knobs, j);
+	s->dev_state = SLOTDEV_READY;
+	return &s->loop;
+}
+
+void fsp_slot_lend(struct fsp_slot *s, int nr, struct fsp_journal *j,
+		   const struct fsp_profile *prof, struct fsp_run_opts *o)
+{
+	char why[512];
+
+	if (!s->instance[0]) {
+		snprintf(s->instance, sizeof(s->instance), "fsprobe-%s-s%d",
+			 j->id, nr);
+		s->journalled = !fsp_journal_add(j, "tracefs", s->instance,
+						 NULL);
+	}
+	o->trace_instance = s->journalled ? s->instance : NULL;
+	o->lent = NULL;
+	/* No device for a profile that will only report why it cannot run. */
+	if (fsp_slot_wants_device(prof) &&
+	    !fsp_profile_unrunnable(prof, why, sizeof(why)))
+		o->lent = get_device(s, nr, j);
+	s->dev_busy = o->lent != NULL;
+}
+
+void fsp_slot_returned(struct fsp_slot *s, int ok)
+{
+	if (s->dev_busy && !ok && s->dev_state == SLOTDEV_READY)
+		s->dev_state = SLOTDEV_RETIRED;
+	s->dev_busy = 0;
+}
+
+void fsp_slot_release_device(struct fsp_slot *s)
+{
+	if (s->dev_busy || s->dev_state == SLOTDEV_NONE || s->loop.fd < 0)
+		return;
+	/* Ours until the detach: still backed by slotN.img. */
+	if (!fsp_loop_verify(&s->loop))
+		fsp_knob_restore_all(&s->knobs);
+	fsp_loop_detach(&s->loop);
+	s->dev_state = SLOTDEV_RETIRED;
+}
+
+static void *remove_instance(void *name)
+{
+	char root[128];
+	int mounted;
+
+	if (!fsp_trace_find_root(root, sizeof(root), &mounted))
+		fsp_trace_remove_instance(root, name);
+	return NULL;
+}
+
+/* In a thread: a removal is mostly RCU waits, which overlap. */
+void fsp_slot_release_instance(struct fsp_slot *s)
+{
+	if (!s->journalled || s->removing)
+		return;
+	s->removing = 1;
+	if (pthread_create(&s->remover, NULL, remove_instance, s->instance)) {
+		s->removing = 0;
+		remove_instance(s->instance);
+		s->journalled = 0;
+	}
+}
+
+void fsp_slots_finish(struct fsp_slot *slots, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		fsp_slot_release_instance(&slots[i]);
+	for (i = 0; i < nr; i++) {
+		slots[i].dev_busy = 0;
+		fsp_slot_release_device(&slots[i]);
+	}
+	for (i = 0; i < nr; i++)
+		if (slots[i].removing) {
+			pthread_join(slots[i].remover, NULL);
+			slots[i].removing = 0;
+			slots[i].journalled = 0;
+		}
+}

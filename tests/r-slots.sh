@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# r-slots.sh - a worker slot's loop device (src/slots.h): with -j 1 one
+# device serves every profile that writes one, btrfs then ext4 then xfs
+# on the same device (each mkfs gets an emptied image and a dropped
+# cache: libblkid and the verdicts see only the new filesystem); image
+# builders attach their own and tmpfs none; -j 2 uses two; and at the
+# end each device is detached with its write_cache as it was.
+. "$srcdir/tests/root-lib.sh"
+J="$TMPD/run.json"
+
+"$FSPROBE" run -j 1 -p btrfs-default -p ext4-default -p squashfs \
+	-p xfs-default -p tmpfs-huge-always -P fault-pmd -f json -o "$J" \
+	2> "$TMPD/err"
+rc=$?; [ $rc -eq 0 ]; ok $? "run -j 1 exits 0 (got $rc: $(head -c 300 "$TMPD/err"))"
+json_assert "$J" "all(p[n]['loop']['slot_device'] for n in ('btrfs-default', 'ext4-default', 'xfs-default')) and len(set(p[n]['loop']['device'] for n in ('btrfs-default', 'ext4-default', 'xfs-default'))) == 1" \
+	"-j 1: btrfs, ext4 and xfs all ran on the slot's one device"
+json_assert "$J" "p['squashfs']['loop']['slot_device'] is False and 'loop' not in p['tmpfs-huge-always']" \
+	"squashfs attached a read-only device of its own, tmpfs none"
+json_assert "$J" "p['ext4-default']['verdict'] == 'pmd' and p['xfs-default']['verdict'] == 'pmd' and p['btrfs-default']['verdict'] == 'base'" \
+	"after btrfs on the same device, ext4 and xfs still measure pmd"
+json_assert "$J" "p['btrfs-default']['timing_ms']['image_disk_kb'] < 81920 and p['xfs-default']['timing_ms']['image_disk_kb'] < 81920" \
+	"the slot's image is emptied for each profile (each under 80 MiB)"
+dev=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(next(x["loop"]["device"] for x in d["profiles"] if x["name"] == "xfs-default"))' "$J")
+q=/sys/block/${dev#/dev/}
+back=$(cat "$q/loop/backing_file" 2>/dev/null || true)
+case $back in
+"$FSPROBE_STATE_DIR"*) ok 1 "$dev is still backed by our image: $back" ;;
+"") wc=$(cat "$q/queue/write_cache")
+    [ "$wc" = "write back" ]; ok $? "$dev detached, write_cache restored ($wc)" ;;
+*) ok 0 "# SKIP $dev was taken by $back since" ;;
+esac
+
+"$FSPROBE" run -j 2 -p ext4-default -p xfs-default -p ext4-nojournal \
+	-p xfs-1k -P fault-pmd -f json -o "$J" 2> "$TMPD/err"
+rc=$?; [ $rc -eq 0 ]; ok $? "run -j 2 exits 0 (got $rc: $(head -c 300 "$TMPD/err"))"
+json_assert "$J" "all(x['loop']['slot_device'] for x in d['profiles']) and len(set(x['loop']['device'] for x in d['profiles'])) == 2 and all(x['verdict'] == 'pmd' for x in d['profiles'])" \
+	"-j 2: four profiles on the two slots' devices, all pmd"
+check_no_leaks
+done_testing
