@@ -12,15 +12,30 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* The 64-bit word the pattern has at byte offset off (8-aligned). */
-static inline uint64_t fsp_pattern_word(uint64_t off, uint32_t seed)
+/*
+ * The pattern: one 64-bit mix per 4 KiB page of the file, XORed with a
+ * step that differs for each word of the page, so a page shows up
+ * wrong at any other offset or in another file (seed), and no byte is
+ * ever zero. One mix per page, not per word: fill and check are hot.
+ */
+#define FSP_PATTERN_STEP 0xd6e8feb86659fd93ULL
+#define FSP_PATTERN_ONES 0x0101010101010101ULL
+
+static inline uint64_t fsp_pattern_page(uint64_t page, uint32_t seed)
 {
-	uint64_t x = (off >> 3) * 0x9e3779b97f4a7c15ULL ^ seed;
+	uint64_t x = page * 0x9e3779b97f4a7c15ULL ^ seed;
 
 	x ^= x >> 29;
 	x *= 0xbf58476d1ce4e5b9ULL;
 	x ^= x >> 32;
-	return x | 0x0101010101010101ULL;	/* no zero byte, ever */
+	return x;
+}
+
+/* The 64-bit word the pattern has at byte offset off (8-aligned). */
+static inline uint64_t fsp_pattern_word(uint64_t off, uint32_t seed)
+{
+	return (fsp_pattern_page(off >> 12, seed) ^
+		((off >> 3) & 511) * FSP_PATTERN_STEP) | FSP_PATTERN_ONES;
 }
 
 void fsp_pattern_fill(void *buf, uint64_t off, size_t len, uint32_t seed);

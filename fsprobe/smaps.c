@@ -7,9 +7,11 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "smaps.h"
 #include "util.h"
@@ -84,25 +86,36 @@ static void parse_field(const char *line, size_t n, struct fsp_smaps_vma *v)
 	}
 }
 
-int fsp_smaps_parse(const char *text, size_t len, unsigned long addr,
-		    struct fsp_smaps_vma *vma)
+/* As fsp_smaps_parse; *done: the next VMA's header was seen too. */
+static int parse_vma(const char *text, size_t len, unsigned long addr,
+		     struct fsp_smaps_vma *vma, int *done)
 {
 	const char *p = text, *end = text + len;
 	int in = 0;
 
+	*done = 0;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
+		if (!nl)
+			break;	/* a line still being read */
 		if (is_header(p, n)) {
 			struct fsp_smaps_vma v;
 
-			if (in)
-				return 0;	/* next VMA: ours is complete */
-			if (!parse_header(p, n, &v) && v.start <= addr &&
-			    addr < v.end) {
-				*vma = v;
-				in = 1;
+			if (in) {
+				*done = 1;	/* next VMA: ours is complete */
+				return 0;
+			}
+			if (!parse_header(p, n, &v)) {
+				if (v.start > addr) {
+					*done = 1;	/* ascending: not here */
+					return -ENOENT;
+				}
+				if (addr < v.end) {
+					*vma = v;
+					in = 1;
+				}
 			}
 		} else if (in) {
 			parse_field(p, n, vma);
@@ -112,20 +125,74 @@ int fsp_smaps_parse(const char *text, size_t len, unsigned long addr,
 	return in ? 0 : -ENOENT;
 }
 
+int fsp_smaps_parse(const char *text, size_t len, unsigned long addr,
+		    struct fsp_smaps_vma *vma)
+{
+	const char *end = text + len;
+	char *copy;
+	int done, ret;
+
+	/* Text without a last newline: its last line counts too. */
+	if (!len || end[-1] == '\n')
+		return parse_vma(text, len, addr, vma, &done);
+	copy = malloc(len + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, text, len);
+	copy[len] = '\n';
+	ret = parse_vma(copy, len + 1, addr, vma, &done);
+	free(copy);
+	return ret;
+}
+
+/*
+ * Read only as far as the VMA: smaps walks the page tables of every VMA
+ * it shows, and the seq_file shows them as the reads ask for them, in
+ * ascending order. A probe's fresh mapping comes before the libraries
+ * and the stack, so most of the walk is saved.
+ */
 int fsp_smaps_lookup(int pid, unsigned long addr, struct fsp_smaps_vma *vma)
 {
-	char path[64], *text;
-	size_t len;
-	int ret;
+	size_t cap = 16384, len = 0;
+	char path[64], *buf, *nbuf;
+	int fd, done = 0, ret = -ENOENT;
+	ssize_t n;
 
 	if (pid > 0)
 		snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
 	else
 		snprintf(path, sizeof(path), "/proc/self/smaps");
-	ret = fsp_slurp(path, &text, &len);
-	if (ret)
-		return ret;
-	ret = fsp_smaps_parse(text, len, addr, vma);
-	free(text);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap);
+	if (!buf)
+		ret = -ENOMEM;
+	while (buf && !done) {
+		if (cap - len < 4097) {
+			nbuf = realloc(buf, cap * 2);
+			if (!nbuf) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = nbuf;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, 4096);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		if (n == 0) {	/* the end: its last line counts too */
+			ret = fsp_smaps_parse(buf, len, addr, vma);
+			break;
+		}
+		len += n;
+		ret = parse_vma(buf, len, addr, vma, &done);
+	}
+	free(buf);
+	close(fd);
 	return ret;
 }

@@ -24,7 +24,7 @@ static unsigned char ref_byte(uint64_t pos, uint32_t seed)
 }
 
 /* fsp_file_create through one path; read back, check every byte. */
-static void test_create(const char *no_uring)
+static void test_create(const char *uring)
 {
 	char path[] = "/tmp/fsprobe-t-filedata.XXXXXX";
 	size_t size = (9UL << 20) + 4097, got = 0;
@@ -33,7 +33,7 @@ static void test_create(const char *no_uring)
 	ssize_t n;
 	int fd, ret;
 
-	setenv("FSPROBE_NO_URING", no_uring, 1);
+	setenv("FSPROBE_NO_URING", *uring == '0' ? "1" : "0", 1);
 	fd = mkstemp(path);
 	if (fd < 0 || !buf) {
 		tap_ok(0, "temp file: %m");
@@ -43,7 +43,7 @@ static void test_create(const char *no_uring)
 	close(fd);
 	unlink(path);
 	ret = fsp_file_create(path, size, 0x5a, 0600);
-	TAP_EQ_LONG(ret, 0, *no_uring == '1' ? "create with write(2)" :
+	TAP_EQ_LONG(ret, 0, *uring == '0' ? "create with write(2)" :
 		    "create with io_uring (or its fallback)");
 	fd = open(path, O_RDONLY);
 	while (fd >= 0 && (n = read(fd, buf + got, size + 1 - got)) > 0)
@@ -59,6 +59,55 @@ static void test_create(const char *no_uring)
 	unsetenv("FSPROBE_NO_URING");
 }
 
+/*
+ * Across page boundaries, where the per-page mix changes: fill and check
+ * agree with the byte-wise definition, a flipped byte in any page is
+ * found at its offset, and a page's data at another page's offset (a
+ * stale or misplaced page) does not match.
+ */
+static void test_pages(void)
+{
+	static const unsigned int offs[] = { 0, 1, 4088, 4093, 4096, 8191 };
+	size_t len = 3 * 4096 + 13, i, k, flip;
+	unsigned char *a = malloc(len), *b = malloc(len);
+	int mism = 0, missed = 0, wrong_at = 0;
+	uint64_t bad;
+
+	for (k = 0; a && b && k < sizeof(offs) / sizeof(offs[0]); k++) {
+		fsp_pattern_fill(a, offs[k], len, 9);
+		for (i = 0; i < len; i++)
+			mism += a[i] != ref_byte(offs[k] + i, 9);
+		mism += fsp_pattern_check(a, offs[k], len, 9, NULL) != 0;
+		for (flip = 5; flip < len; flip += 2047) {
+			a[flip] ^= 0x40;
+			bad = 0;
+			if (fsp_pattern_check(a, offs[k], len, 9, &bad) == 0)
+				missed++;
+			else if (bad != offs[k] + flip)
+				wrong_at++;
+			a[flip] ^= 0x40;
+		}
+	}
+	TAP_EQ_LONG(mism, 0, "across pages: fill and check agree with the "
+		    "byte-wise pattern");
+	TAP_EQ_LONG(missed, 0, "across pages: a flipped byte is always caught");
+	TAP_EQ_LONG(wrong_at, 0, "across pages: and reported at its offset");
+	if (a && b) {
+		fsp_pattern_fill(b, 4096, 4096, 9);
+		tap_ok(fsp_pattern_check(b, 8192, 4096, 9, NULL) != 0 &&
+		       fsp_pattern_check(b, 0, 4096, 9, NULL) != 0,
+		       "a page does not match at another page's offset");
+		memset(b, 0, len);
+		b[len - 1] = 2;
+		i = 0;
+		mism = fsp_zero_check(b, len, &i);
+		tap_ok(mism != 0 && i == len - 1, "a non-zero last byte after "
+		       "12 KiB of zeros is found (%zu)", i);
+	}
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	unsigned char a[300], z[64];
@@ -66,6 +115,7 @@ int main(void)
 	unsigned int off, len, i;
 	uint64_t bad;
 	size_t zb = 0;
+	int ret;
 
 	for (off = 0; off < 17; off++) {
 		for (len = 0; len < 280; len += 7) {
@@ -89,15 +139,17 @@ int main(void)
 	TAP_EQ_LONG(missed, 0, "a flipped byte is always caught");
 	TAP_EQ_LONG(wrong_at, 0, "and reported at its exact offset");
 	TAP_EQ_LONG(zeros, 0, "the pattern has no zero byte");
+	test_pages();
 	fsp_pattern_fill(a, 0, 64, 1);
 	tap_ok(fsp_pattern_check(a, 0, 64, 2, NULL) != 0,
 	       "another seed does not match");
 	memset(z, 0, sizeof(z));
 	TAP_EQ_LONG(fsp_zero_check(z, sizeof(z), NULL), 0, "zeros are zero");
 	z[37] = 1;
-	tap_ok(fsp_zero_check(z, sizeof(z), &zb) != 0 && zb == 37,
-	       "first non-zero byte found at 37 (%zu)", zb);
-	test_create("1");	/* write(2) fallback, as without io_uring */
-	test_create("0");	/* io_uring where the kernel allows it */
+	ret = fsp_zero_check(z, sizeof(z), &zb);
+	tap_ok(ret != 0 && zb == 37, "first non-zero byte found at 37 (%zu)",
+	       zb);
+	test_create("0");	/* write(2): the default */
+	test_create("1");	/* io_uring where the kernel allows it */
 	return tap_done();
 }

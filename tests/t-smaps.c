@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "smaps.h"
 #include "sysinfo.h"
@@ -23,6 +24,37 @@ static char *load(const char *name, size_t *len)
 	if (fsp_slurp(path, &text, len))
 		tap_skip_all("recorded data missing");
 	return text;
+}
+
+/*
+ * /proc/self/smaps read only as far as the VMA: a fresh mapping, the
+ * stack (the last VMAs: read to the end), and an unmapped address.
+ */
+static void test_live(void)
+{
+	size_t len = 4 * 4096;
+	struct fsp_smaps_vma v;
+	unsigned long at;
+	char *a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		       MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	int local = 0, ret;
+
+	if (a == MAP_FAILED) {
+		tap_ok(0, "mmap: %m");
+		return;
+	}
+	at = (unsigned long)a;
+	ret = fsp_smaps_lookup(0, at + 4096, &v);
+	tap_ok(!ret && v.start <= at && v.end >= at + len && v.rss_kb >= 16,
+	       "live: a fresh mapping is found with its Rss (%d, %ld kB)",
+	       ret, v.rss_kb);
+	ret = fsp_smaps_lookup(0, (unsigned long)&local, &v);
+	tap_ok(!ret && !strcmp(v.path, "[stack]"), "live: the stack is found "
+	       "(%d, '%s')", ret, ret ? "" : v.path);
+	munmap(a, len);
+	ret = fsp_smaps_lookup(0, at + 4096, &v);
+	tap_ok(ret == -ENOENT || v.start > at + 4096 || v.end <= at + 4096,
+	       "live: an unmapped address is in no VMA (%d)", ret);
 }
 
 int main(void)
@@ -55,6 +87,7 @@ int main(void)
 
 	ret = fsp_smaps_parse("garbage\n\x01\x02-\n", 12, 0, &v);
 	TAP_EQ_LONG(ret, -ENOENT, "garbage matches nothing");
+	test_live();
 
 	ret = fsp_sysfs_selected("always [madvise] never\n", word,
 				 sizeof(word));
