@@ -2,7 +2,8 @@
 /*
  * uring.c - batched pattern writes with liburing. Buffers are filled
  * QD at a time, submitted together; short writes are finished with
- * pwrite(2) (a short buffered write is legal, just rare).
+ * pwrite(2) (a short buffered write is legal, just rare). QD buffers of
+ * 128 KiB stay in the CPU cache between the fill and the kernel's copy.
  */
 #include <errno.h>
 #include <liburing.h>
@@ -15,13 +16,13 @@
 #include "util.h"
 
 #define QD	8
-#define CHUNK	(1UL << 20)
+#define CHUNK	(128UL << 10)
 
 int fsp_uring_wanted(void)
 {
-	const char *e = getenv("FSPROBE_NO_URING");
+	const char *e = getenv("FSPROBE_URING");
 
-	return !(e && *e && strcmp(e, "0"));
+	return e && *e && strcmp(e, "0");
 }
 
 /* A short buffered write is legal, just rare: finish it by hand. */

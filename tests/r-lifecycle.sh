@@ -70,11 +70,11 @@ grep -q '^KTAP version 1' "$TMPD/out.ktap" && grep -q '^1\.\.2$' "$TMPD/out.ktap
 ok $? "KTAP: version line, plan 1..2, a profile line, a probe SKIP with its reason"
 check_no_leaks
 
-# The write(2) fallback (no io_uring) measures the same.
-FSPROBE_NO_URING=1 "$FSPROBE" run -p xfs-default -p tmpfs-huge-always \
+# io_uring (opt-in) measures the same as the default write(2).
+FSPROBE_URING=1 "$FSPROBE" run -p xfs-default -p tmpfs-huge-always \
 	-P fault-pmd -f json -o "$TMPD/plain.json" 2> /dev/null
 json_assert "$TMPD/plain.json" "ev('xfs-default', 'fault-pmd')['file_pmd_mapped_kb'] == ev('xfs-default', 'fault-pmd')['file_kb'] > 0 and ev('tmpfs-huge-always', 'fault-pmd')['shmem_pmd_mapped_kb'] == ev('tmpfs-huge-always', 'fault-pmd')['file_kb']" \
-	"without io_uring: the same whole-file PMD mapping on xfs and tmpfs"
+	"with io_uring: the same whole-file PMD mapping on xfs and tmpfs"
 
 "$FSPROBE" run -p xfs-default > "$TMPD/table" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^xfs-default  *xfs  *pmd  *fault' "$TMPD/table"

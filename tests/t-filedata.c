@@ -33,7 +33,7 @@ static void test_create(const char *uring)
 	ssize_t n;
 	int fd, ret;
 
-	setenv("FSPROBE_NO_URING", *uring == '0' ? "1" : "0", 1);
+	setenv("FSPROBE_URING", uring, 1);
 	fd = mkstemp(path);
 	if (fd < 0 || !buf) {
 		tap_ok(0, "temp file: %m");
@@ -56,7 +56,7 @@ static void test_create(const char *uring)
 		close(fd);
 	unlink(path);
 	free(buf);
-	unsetenv("FSPROBE_NO_URING");
+	unsetenv("FSPROBE_URING");
 }
 
 /*
