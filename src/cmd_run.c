@@ -282,14 +282,8 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	if (!results || !status || !pids || !finished || !slots || !order) {
 		fsp_warn("out of memory");
 		fsp_journal_finish(&j, NULL);
-		free(results);
-		free(status);
-		free(pids);
-		free(finished);
-		free(slots);
-		free(order);
-		fsp_profile_free_all(profs, nr);
-		return FSP_EXIT_USAGE;
+		ret = FSP_EXIT_USAGE;
+		goto out;
 	}
 	fsp_set_signals(on_signal);
 	t0 = fsp_now_ms();
@@ -380,6 +374,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	if (got_signal)
 		ret = 128 + got_signal;
 	json_object_put(doc);
+out:
 	free(results);
 	free(status);
 	free(pids);
