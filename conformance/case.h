@@ -131,10 +131,13 @@ void fsp_unmap_file(struct fsp_mapping *m);
  */
 struct fsp_trace;
 struct fsp_trace *fsp_case_trace(const struct fsp_target *t, int *err);
-void fsp_case_trace_release(void);
+void fsp_case_trace_release(int last);
 /*
  * Release starts the instance's removal in the background (it sleeps for
  * RCU grace periods); wait joins it. The runner waits after unmounting.
+ * A slot's instance is left to the runner, unless last says that no
+ * profile will use it after this one: then it goes here too, while the
+ * profile unmounts, instead of after the worker has exited.
  */
 void fsp_case_trace_wait(void);
 /* The device's read_ahead_kb (-1 if unknown): it bounds read orders. */

@@ -200,9 +200,11 @@ struct fsp_trace *fsp_case_trace(const struct fsp_target *t, int *err)
 	return shared_state == 1 ? &shared_trace : NULL;
 }
 
-void fsp_case_trace_release(void)
+void fsp_case_trace_release(int last)
 {
 	if (shared_state == 1) {
+		if (last)
+			shared_trace.keep = 0;
 		fsp_trace_close_async(&shared_trace);
 		shared_state = 2;	/* removal in flight */
 		return;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -236,6 +237,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	const char *base = getenv("FSPROBE_STATE_DIR");
 	int *status, nr = 0, next = 0, running = 0, done = 0, jobs, i, ret;
 	int *finished, nr_finished = 0, slot, p, *order;
+	volatile int *last = MAP_FAILED;
 	struct fsp_slot *slots;
 	pid_t *pids, self = getpid();
 	long long t0;
@@ -285,6 +287,10 @@ int fsp_cmd_run(struct fsp_cli *cli)
 		ret = FSP_EXIT_USAGE;
 		goto out;
 	}
+	/* Shared with the workers: they see it change (nothing_left). */
+	last = mmap(NULL, sizeof(*last), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	o.nothing_left = last == MAP_FAILED ? NULL : last;
 	fsp_set_signals(on_signal);
 	t0 = fsp_now_ms();
 
@@ -315,6 +321,10 @@ int fsp_cmd_run(struct fsp_cli *cli)
 			worker_slot(pid, 0);
 			running++;
 		}
+		if (next == nr && o.nothing_left)
+			*last = 1;
+		for (i = 0; i < jobs; i++)
+			fsp_slot_settle(&slots[i], &j);
 		if (!got_signal)
 			release_slots(slots, jobs, profs, order, next, nr);
 		/*
@@ -375,6 +385,8 @@ int fsp_cmd_run(struct fsp_cli *cli)
 		ret = 128 + got_signal;
 	json_object_put(doc);
 out:
+	if (last != MAP_FAILED)
+		munmap((void *)last, sizeof(*last));
 	free(results);
 	free(status);
 	free(pids);

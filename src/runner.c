@@ -274,7 +274,7 @@ static long long run_cases(const struct fsp_run_opts *o,
 	}
 	if (need_cold && t->recycle && !t->shmem)
 		run_cold_checks(o, t, probes);
-	fsp_case_trace_release();
+	fsp_case_trace_release(o->nothing_left && *o->nothing_left);
 	for (i = 0; i < o->nr_cases; i++)
 		json_object_array_add(arr, probe_json(&probes[i]));
 	fsp_verdict_derive(probes, o->nr_cases, t->shmem, t->si->pmd_order,

@@ -27,6 +27,8 @@ struct fsp_run_opts {
 	const char *payload_dir;
 	const char *trace_instance;	/* this worker slot's, or NULL */
 	const struct fsp_loop *lent;	/* this worker slot's device, or NULL */
+	/* Set by the parent once no profile is left to start (shared). */
+	const volatile int *nothing_left;
 };
 
 #define FSP_DEFAULT_SIZE_MB 512

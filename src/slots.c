@@ -60,10 +60,24 @@ static const struct fsp_loop *get_device(struct fsp_slot *s, int nr,
 	if (make_slot_image(j, nr, image, sizeof(image)) ||
 	    fsp_loop_attach(&s->loop, image, false, j))
 		return NULL;
-	/* Without write-through the run is slower, not wrong. */
-	fsp_loop_write_through(&s->loop, &s->knobs, j);
 	s->dev_state = SLOTDEV_READY;
+	s->wt_pending = 1;
 	return &s->loop;
+}
+
+/*
+ * Without write-through the run is slower, not wrong: the queue freeze
+ * it costs (~20 ms) is paid after the worker has started, not before.
+ * Freezing the queue while the worker resets or uses the device only
+ * holds its I/O back for that long.
+ */
+void fsp_slot_settle(struct fsp_slot *s, struct fsp_journal *j)
+{
+	if (!s->wt_pending)
+		return;
+	s->wt_pending = 0;
+	if (s->dev_state == SLOTDEV_READY)
+		fsp_loop_write_through(&s->loop, &s->knobs, j);
 }
 
 void fsp_slot_lend(struct fsp_slot *s, int nr, struct fsp_journal *j,

@@ -31,6 +31,7 @@ struct fsp_slot {
 	struct fsp_knobs knobs;	/* the device's write_cache */
 	int dev_state;		/* SLOTDEV_* */
 	int dev_busy;		/* the running profile has the device */
+	int wt_pending;		/* write-through still to be set */
 };
 
 /* Does the profile write to a loop device (not tmpfs, not a builder)? */
@@ -42,6 +43,8 @@ int fsp_slot_wants_device(const struct fsp_profile *p);
  */
 void fsp_slot_lend(struct fsp_slot *s, int nr, struct fsp_journal *j,
 		   const struct fsp_profile *prof, struct fsp_run_opts *o);
+/* Once its worker runs: set the lent device to write-through. */
+void fsp_slot_settle(struct fsp_slot *s, struct fsp_journal *j);
 /* Its worker exited; ok = 0 if it died (a mount may still be going). */
 void fsp_slot_returned(struct fsp_slot *s, int ok);
 /* Nothing left wants a device: release it. */
