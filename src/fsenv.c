@@ -224,10 +224,10 @@ static void write_through(struct fsp_fsenv *e)
 }
 
 /*
- * The worker slot's device (slotdev.h), already write-through, emptied
- * and sized for this profile. Any failure (a killed predecessor's mount
- * still going away: EBUSY) leaves it to the slot, and the profile
- * attaches a device of its own.
+ * The worker slot's device (slots.h), emptied and sized for this
+ * profile. Any failure (a killed predecessor's mount still going away:
+ * EBUSY) leaves it to the slot, the profile attaches a device of its
+ * own, and e->lent_err says why for the JSON.
  */
 static int borrow_slot_device(struct fsp_fsenv *e, unsigned long size_mb)
 {
@@ -236,8 +236,10 @@ static int borrow_slot_device(struct fsp_fsenv *e, unsigned long size_mb)
 	if (!e->lent || e->readonly)
 		return -ENODEV;
 	ret = fsp_loop_reset(e->lent, (unsigned long long)size_mb << 20);
-	if (ret)
+	if (ret) {
+		e->lent_err = ret;
 		return ret;
+	}
 	e->loop = *e->lent;
 	e->reused = 1;
 	return fsp_strcpy(e->image, sizeof(e->image), e->lent->image);

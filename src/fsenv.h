@@ -25,6 +25,7 @@ struct fsp_fsenv {
 	struct fsp_loop loop;
 	const struct fsp_loop *lent;	/* the worker slot's device, or NULL */
 	int reused;		/* loop is the slot's: not ours to detach */
+	int lent_err;		/* why the slot's device could not be used */
 	struct fsp_knobs knobs;	/* our loop device's write_cache */
 	int mounted, lower_mounted;
 	int readonly;

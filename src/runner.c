@@ -465,6 +465,9 @@ timing:
 				       json_object_new_string(e.loop.dev));
 		json_object_object_add(lo, "slot_device",
 				       json_object_new_boolean(e.reused));
+		if (e.lent_err)
+			json_object_object_add(lo, "slot_device_refused",
+				json_object_new_string(strerror(-e.lent_err)));
 		json_object_object_add(out, "loop", lo);
 	}
 	json_object_object_add(timing, "attach",

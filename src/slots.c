@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -43,6 +44,13 @@ static int make_slot_image(struct fsp_journal *j, int nr, char *path,
 	ret = ftruncate(fd, 1 << 20) ? -errno : 0;
 	close(fd);
 	return ret;
+}
+
+static int slot_devices_wanted(void)
+{
+	const char *e = getenv("FSPROBE_SLOT_DEVICES");
+
+	return !e || strcmp(e, "0");
 }
 
 static const struct fsp_loop *get_device(struct fsp_slot *s, int nr,
@@ -93,8 +101,11 @@ void fsp_slot_lend(struct fsp_slot *s, int nr, struct fsp_journal *j,
 	}
 	o->trace_instance = s->journalled ? s->instance : NULL;
 	o->lent = NULL;
-	/* No device for a profile that will only report why it cannot run. */
-	if (fsp_slot_wants_device(prof) &&
+	/*
+	 * No device for a profile that will only report why it cannot run,
+	 * nor with FSPROBE_SLOT_DEVICES=0 (each profile its own, to compare).
+	 */
+	if (fsp_slot_wants_device(prof) && slot_devices_wanted() &&
 	    !fsp_profile_unrunnable(prof, why, sizeof(why)))
 		o->lent = get_device(s, nr, j);
 	s->dev_busy = o->lent != NULL;

@@ -5,7 +5,8 @@
 # on the same device (each mkfs gets an emptied image and a dropped
 # cache: libblkid and the verdicts see only the new filesystem); image
 # builders attach their own and tmpfs none; -j 2 uses two; and at the
-# end each device is detached with its write_cache as it was.
+# end each device is detached with its write_cache as it was; with
+# FSPROBE_SLOT_DEVICES=0 each profile attaches its own again.
 . "$srcdir/tests/root-lib.sh"
 J="$TMPD/run.json"
 
@@ -36,5 +37,20 @@ esac
 rc=$?; [ $rc -eq 0 ]; ok $? "run -j 2 exits 0 (got $rc: $(head -c 300 "$TMPD/err"))"
 json_assert "$J" "all(x['loop']['slot_device'] for x in d['profiles']) and len(set(x['loop']['device'] for x in d['profiles'])) == 2 and all(x['verdict'] == 'pmd' for x in d['profiles'])" \
 	"-j 2: four profiles on the two slots' devices, all pmd"
+# Without slot devices every profile attaches its own, and measures the same.
+FSPROBE_SLOT_DEVICES=0 "$FSPROBE" run -j 1 -p ext4-default -p xfs-default \
+	-P fault-pmd -f json -o "$J" 2> "$TMPD/err"
+rc=$?; [ $rc -eq 0 ]; ok $? "FSPROBE_SLOT_DEVICES=0: exits 0 (got $rc: $(head -c 300 "$TMPD/err"))"
+json_assert "$J" "all(x['loop']['slot_device'] is False and x['verdict'] == 'pmd' for x in d['profiles'])" \
+	"FSPROBE_SLOT_DEVICES=0: each profile on a device of its own, both pmd"
+for dev in $(python3 -c 'import json,sys; print(" ".join(x["loop"]["device"] for x in json.load(open(sys.argv[1]))["profiles"]))' "$J"); do
+	q=/sys/block/${dev#/dev/}
+	if [ -e "$q/loop/backing_file" ]; then
+		ok 1 "# SKIP $dev was taken by $(cat "$q/loop/backing_file") since"
+	else
+		wc=$(cat "$q/queue/write_cache")
+		[ "$wc" = "write back" ]; ok $? "own device $dev: detached, write_cache restored ($wc)"
+	fi
+done
 check_no_leaks
 done_testing
