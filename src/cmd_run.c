@@ -266,8 +266,16 @@ int fsp_cmd_run(struct fsp_cli *cli)
 		fsp_warn("removed what %d killed run(s) left: %d loop, %d "
 			 "knob, %d file(s)", st.runs, st.loops, st.knobs,
 			 st.files);
+	/*
+	 * From before the run directory exists: a signal in the window up
+	 * to the first fork would otherwise kill us with the directory
+	 * left behind. One that arrives now stops the run before any
+	 * worker starts, and the journal is unwound as usual.
+	 */
+	fsp_set_signals(on_signal);
 	ret = fsp_journal_create(&j, base);
 	if (ret) {
+		fsp_set_signals(SIG_DFL);
 		fsp_warn("cannot create run state under %s: %s", base,
 			 ret == -EPERM ? "not a root-owned 0700 directory" :
 			 strerror(-ret));
@@ -284,6 +292,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	if (!results || !status || !pids || !finished || !slots || !order) {
 		fsp_warn("out of memory");
 		fsp_journal_finish(&j, NULL);
+		fsp_set_signals(SIG_DFL);
 		ret = FSP_EXIT_USAGE;
 		goto out;
 	}
@@ -291,7 +300,6 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	last = mmap(NULL, sizeof(*last), PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	o.nothing_left = last == MAP_FAILED ? NULL : last;
-	fsp_set_signals(on_signal);
 	t0 = fsp_now_ms();
 
 	while (done < nr) {
