@@ -123,8 +123,8 @@ int fsp_loop_attach(struct fsp_loop *lo, const char *image, bool readonly,
 		}
 		memset(&cfg, 0, sizeof(cfg));
 		cfg.fd = imgfd;
-		cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR |
-				    (readonly ? LO_FLAGS_READ_ONLY : 0);
+		cfg.info.lo_flags = readonly ? LO_FLAGS_AUTOCLEAR |
+					       LO_FLAGS_READ_ONLY : 0;
 		snprintf((char *)cfg.info.lo_file_name, LO_NAME_SIZE, "%s",
 			 lo->image);
 		if (!ioctl(lo->fd, LOOP_CONFIGURE, &cfg)) {

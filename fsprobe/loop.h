@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * loop.h - loop devices that fsprobe creates itself: LOOP_CTL_GET_FREE +
- * LOOP_CONFIGURE with AUTOCLEAR, bounded retries when another process
- * takes the same free device, and a check of the backing file before the
- * device is used or detached (util-linux lib/loopdev.c is the model).
+ * LOOP_CONFIGURE, bounded retries when another process takes the same
+ * free device, and a check of the backing file before the device is used
+ * or detached (util-linux lib/loopdev.c is the model). Read-only devices
+ * are AUTOCLEAR; writable ones are not (fsp_loop_attach says why).
  */
 #ifndef FSP_LOOP_H
 #define FSP_LOOP_H
@@ -15,13 +16,21 @@ struct fsp_journal;
 struct fsp_knobs;
 
 struct fsp_loop {
-	int fd;			/* held until we are done: AUTOCLEAR */
+	int fd;			/* held until we are done */
 	int nr;
 	char dev[32];		/* /dev/loopN */
 	char image[PATH_MAX];	/* canonical backing path */
 };
 
-/* Attach image; journal (may be NULL) gets "loop DEV IMAGE" first. */
+/*
+ * Attach image; journal (may be NULL) gets "loop DEV IMAGE" first. A
+ * writable device may get a write_cache knob, a setting that outlives
+ * the binding: it is not AUTOCLEAR, so that after a SIGKILL it stays
+ * bound to our image, recognisably ours, until cleanup restores the
+ * knob and detaches it. With AUTOCLEAR it went free with "write
+ * through" still set, and whoever took it next (another run, which
+ * then saw nothing to save) kept it so.
+ */
 int fsp_loop_attach(struct fsp_loop *lo, const char *image, bool readonly,
 		    struct fsp_journal *j);
 /* 0 if the device's backing file is still lo->image, -EPERM otherwise. */

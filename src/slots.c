@@ -2,10 +2,10 @@
 /*
  * slots.c - a worker slot's tracefs instance and loop device (slots.h).
  * The device's image is slotN.img in the run directory, journalled
- * before it exists like a profile's; the device is AUTOCLEAR and held
- * open by the parent, so it goes with the parent even after SIGKILL,
- * and the journal's unwind restores its write_cache and removes the
- * image. The instance is named fsprobe-RUNID-sN and journalled too.
+ * before it exists like a profile's; the device is held open by the
+ * parent and stays bound to it after a SIGKILL (loop.h), until the
+ * journal's unwind restores its write_cache, detaches it and removes
+ * the image. The instance is named fsprobe-RUNID-sN and journalled too.
  */
 #include <errno.h>
 #include <fcntl.h>

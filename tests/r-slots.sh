@@ -6,7 +6,8 @@
 # cache: libblkid and the verdicts see only the new filesystem); image
 # builders attach their own and tmpfs none; -j 2 uses two; and at the
 # end each device is detached with its write_cache as it was; with
-# FSPROBE_SLOT_DEVICES=0 each profile attaches its own again.
+# FSPROBE_SLOT_DEVICES=0 each profile attaches its own again; after a
+# SIGKILL the device stays bound until cleanup restores and detaches it.
 . "$srcdir/tests/root-lib.sh"
 J="$TMPD/run.json"
 
@@ -52,5 +53,41 @@ for dev in $(python3 -c 'import json,sys; print(" ".join(x["loop"]["device"] for
 		[ "$wc" = "write back" ]; ok $? "own device $dev: detached, write_cache restored ($wc)"
 	fi
 done
+# SIGKILL while the slot's device is write-through: it stays bound to our
+# image (no AUTOCLEAR), so it cannot go free with the setting still on,
+# and cleanup restores the setting before it detaches the device.
+"$FSPROBE" run -j 1 -p ext4-default -p xfs-default -p ext4-nojournal \
+	> /dev/null 2>&1 &
+pid=$!
+dev=; i=0
+while [ -z "$dev" ] && [ $i -lt 200 ] && kill -0 $pid 2>/dev/null; do
+	for q in /sys/block/loop*; do
+		case $(cat "$q/loop/backing_file" 2>/dev/null) in
+		"$FSPROBE_STATE_DIR"/*/slot0.img)
+			grep -q "write through" "$q/queue/write_cache" &&
+				dev=/dev/${q#/sys/block/} ;;
+		esac
+	done
+	sleep 0.01; i=$((i + 1))
+done
+kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+if [ -z "$dev" ]; then
+	ok 1 "# SKIP the run ended before its slot device was seen"
+	ok 1 "# SKIP (no device)"
+	"$FSPROBE" cleanup > /dev/null 2>&1
+else
+	sleep 0.3	# the workers die by PDEATHSIG, their mounts go
+	q=/sys/block/${dev#/dev/}
+	back=$(cat "$q/loop/backing_file" 2>/dev/null || true)
+	case $back in "$FSPROBE_STATE_DIR"/*) r=0 ;; *) r=1 ;; esac
+	ok $r "after SIGKILL $dev is still bound to our image (${back:-free}), not free with write-through on"
+	"$FSPROBE" cleanup > "$TMPD/cleanup" 2>&1
+	if [ -e "$q/loop/backing_file" ]; then
+		ok 1 "# SKIP $dev was taken by $(cat "$q/loop/backing_file") since"
+	else
+		wc=$(cat "$q/queue/write_cache")
+		[ "$wc" = "write back" ]; ok $? "cleanup restored write_cache before detaching $dev ($wc: $(cat "$TMPD/cleanup"))"
+	fi
+fi
 check_no_leaks
 done_testing
