@@ -3,9 +3,9 @@
  * uring.h - probe files written through io_uring: a batch of 128 KiB
  * writes per submission instead of a write(2) per chunk. Opt-in: for
  * buffered writes of one file at a time the cost is the copy into the
- * page cache either way, and bench/run measured io_uring 3-9% slower
- * than write(2) on Linux 6.18 (its writes are punted to io-wq
- * workers). Where io_uring is unavailable (ENOSYS, or EPERM under
+ * page cache either way, and on Linux 6.18 io_uring gained nothing
+ * over write(2) (0.95-1.07 times its time in bench/run; its writes are
+ * punted to io-wq workers). Where io_uring is unavailable (ENOSYS, or EPERM under
  * kernel.io_uring_disabled) the caller falls back to write(2).
  */
 #ifndef FSP_URING_H
