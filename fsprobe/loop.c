@@ -39,18 +39,22 @@ int fsp_loop_backing_file(int nr, char *buf, size_t len)
 	return 0;
 }
 
-static int same_file(int loopfd, const char *image)
+/* Is st the file the device reads (its st_dev/st_ino)? 0 or -EPERM. */
+static int backs(int loopfd, const struct stat *st)
 {
 	struct loop_info64 info;
-	struct stat st;
 
 	if (ioctl(loopfd, LOOP_GET_STATUS64, &info))
 		return -errno;
-	if (stat(image, &st))
-		return -errno;
-	if (info.lo_device != st.st_dev || info.lo_inode != st.st_ino)
-		return -EPERM;
-	return 0;
+	return info.lo_device == st->st_dev && info.lo_inode == st->st_ino ?
+	       0 : -EPERM;
+}
+
+static int same_file(int loopfd, const char *image)
+{
+	struct stat st;
+
+	return stat(image, &st) ? -errno : backs(loopfd, &st);
 }
 
 int fsp_loop_verify(const struct fsp_loop *lo)
@@ -218,18 +222,6 @@ int fsp_loop_detach_if_backed_by(const char *dev, const char *image)
 	return ret == 1 ? -EBUSY : ret;
 }
 
-/* The image behind fd is the file the device reads (st_dev/st_ino). */
-static int backs(int loopfd, int imgfd)
-{
-	struct loop_info64 info;
-	struct stat st;
-
-	if (ioctl(loopfd, LOOP_GET_STATUS64, &info) || fstat(imgfd, &st))
-		return -errno;
-	return info.lo_device == st.st_dev && info.lo_inode == st.st_ino ?
-	       0 : -EPERM;
-}
-
 /* BLKFLSBUF: write back, then drop, the device's own page cache. */
 static int drop_cache(int fd)
 {
@@ -239,6 +231,7 @@ static int drop_cache(int fd)
 int fsp_loop_reset(const struct fsp_loop *lo, unsigned long long size)
 {
 	unsigned long long now = 0;
+	struct stat st;
 	int fd, img, ret;
 
 	ret = fsp_loop_verify(lo);
@@ -249,7 +242,8 @@ int fsp_loop_reset(const struct fsp_loop *lo, unsigned long long size)
 	if (fd < 0)
 		return -errno;
 	img = open(lo->image, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
-	ret = img < 0 ? -errno : backs(lo->fd, img);
+	/* The file opened, not just the path verified: it could be swapped. */
+	ret = img < 0 || fstat(img, &st) ? -errno : backs(lo->fd, &st);
 	if (!ret)
 		ret = drop_cache(fd);
 	if (!ret && (ftruncate(img, 0) || ftruncate(img, (off_t)size)))
