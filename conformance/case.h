@@ -69,6 +69,13 @@ struct fsp_case {
 	 * Not called on tmpfs, which has no cold cache.
 	 */
 	void (*run_cold)(const struct fsp_target *t, struct fsp_probe *p);
+	/*
+	 * Set if run() reads the tracefs instance (fsp_case_trace). After
+	 * the last such case a profile's instance can go while the other
+	 * cases run; one that is not marked still works, on an instance
+	 * of its own.
+	 */
+	int traced;
 };
 
 extern const struct fsp_case *const fsp_cases[];

@@ -31,4 +31,5 @@ const struct fsp_case fsp_case_collapse = {
 	.summary = "MADV_COLLAPSE of a small-folio PROT_READ file mapping",
 	.prepare = prepare,
 	.run = run,
+	.traced = 1,
 };

@@ -275,4 +275,5 @@ const struct fsp_case fsp_case_read_order = {
 	.summary = "largest folio order on buffered read and on mmap faults",
 	.prepare = prepare,
 	.run = run,
+	.traced = 1,
 };

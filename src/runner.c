@@ -261,8 +261,11 @@ static long long run_cases(const struct fsp_run_opts *o,
 	struct fsp_verdict v;
 	struct json_object *arr = json_object_new_array(), *mo, *routes;
 	long long t0 = fsp_now_ms();
-	int i, need_cold = 0;
+	int i, need_cold = 0, last_traced = -1;
 
+	for (i = 0; i < o->nr_cases; i++)
+		if (o->cases[i]->traced)
+			last_traced = i;
 	for (i = 0; i < o->nr_cases; i++) {
 		long long s = fsp_now_ms();
 
@@ -271,6 +274,13 @@ static long long run_cases(const struct fsp_run_opts *o,
 		o->cases[i]->run(t, &probes[i]);
 		probes[i].ms = fsp_now_ms() - s;
 		need_cold |= o->cases[i]->run_cold != NULL;
+		/*
+		 * The slot's last profile: its instance's removal (RCU grace
+		 * periods, ~40 ms asleep) overlaps the cases left, not the
+		 * end of the run.
+		 */
+		if (i == last_traced && o->nothing_left && *o->nothing_left)
+			fsp_case_trace_release(1);
 	}
 	if (need_cold && t->recycle && !t->shmem)
 		run_cold_checks(o, t, probes);
