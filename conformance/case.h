@@ -72,8 +72,8 @@ struct fsp_case {
 	/*
 	 * Set if run() reads the tracefs instance (fsp_case_trace). After
 	 * the last such case a profile's instance can go while the other
-	 * cases run; one that is not marked still works, on an instance
-	 * of its own.
+	 * cases run; one that is not marked still works (attaching makes
+	 * the slot's instance again), only slower.
 	 */
 	int traced;
 };

@@ -164,7 +164,6 @@ int fsp_mapping_verify(const struct fsp_mapping *m, unsigned int seed,
  */
 static struct fsp_trace shared_trace;
 static int shared_state;	/* 0: not yet, 1: open, 2: closing, < 0: -errno */
-static int slot_removed;	/* the slot's instance is gone for good */
 
 struct fsp_trace *fsp_case_trace(const struct fsp_target *t, int *err)
 {
@@ -172,7 +171,7 @@ struct fsp_trace *fsp_case_trace(const struct fsp_target *t, int *err)
 	int mounted, ret;
 
 	fsp_case_trace_wait();	/* a closing instance has our name */
-	if (!shared_state && t->trace_instance && !slot_removed) {
+	if (!shared_state && t->trace_instance) {
 		/*
 		 * The runner's slot instance: made by the first profile of
 		 * the slot, taken over by the next ones, removed once by
@@ -206,8 +205,6 @@ void fsp_case_trace_release(int last)
 	if (shared_state == 2)
 		return;		/* already on its way */
 	if (shared_state == 1) {
-		if (last && shared_trace.keep)
-			slot_removed = 1;
 		if (last)
 			shared_trace.keep = 0;
 		fsp_trace_close_async(&shared_trace);

@@ -38,6 +38,18 @@ esac
 rc=$?; [ $rc -eq 0 ]; ok $? "run -j 2 exits 0 (got $rc: $(head -c 300 "$TMPD/err"))"
 json_assert "$J" "all(x['loop']['slot_device'] for x in d['profiles']) and len(set(x['loop']['device'] for x in d['profiles'])) == 2 and all(x['verdict'] == 'pmd' for x in d['profiles'])" \
 	"-j 2: four profiles on the two slots' devices, all pmd"
+# The slot's last profile starts removing the slot's tracefs instance
+# after its last traced case (collapse), while truncate-split still runs:
+# both profiles' traced cases have their events, and nothing is left.
+"$FSPROBE" run -j 1 -p ext4-default -p xfs-default -P read-order \
+	-P collapse -P truncate-split -f json -o "$J" 2> "$TMPD/err"
+rc=$?; [ $rc -eq 0 ]; ok $? "traced cases, -j 1: exits 0 (got $rc: $(head -c 300 "$TMPD/err"))"
+json_assert "$J" "all(dict((q['name'], q) for q in x['probes'])['read-order']['evidence'].get('method') == 'tracefs+pagemap' and 'trace_collapse_events' in dict((q['name'], q) for q in x['probes'])['collapse']['evidence'] for x in d['profiles'])" \
+	"both profiles' read-order and collapse read the slot's events"
+json_assert "$J" "all(dict((q['name'], q) for q in x['probes'])['truncate-split']['result'] == 'pass' for x in d['profiles'])" \
+	"truncate-split passes after the instance's removal began"
+ls /sys/kernel/tracing/instances 2>/dev/null | grep -q "^fsprobe-"
+[ $? -ne 0 ]; ok $? "no fsprobe tracefs instance left after the run"
 # Without slot devices every profile attaches its own, and measures the same.
 FSPROBE_SLOT_DEVICES=0 "$FSPROBE" run -j 1 -p ext4-default -p xfs-default \
 	-P fault-pmd -f json -o "$J" 2> "$TMPD/err"
