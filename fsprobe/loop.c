@@ -80,6 +80,23 @@ static void pause_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+int fsp_loop_image_create(const char *image, unsigned long long size,
+			  struct fsp_journal *j)
+{
+	int fd, ret;
+
+	ret = fsp_journal_add(j, "image", image, NULL);
+	if (ret)
+		return ret;
+	fd = open(image, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
+	if (fd < 0)
+		return -errno;
+	ret = ftruncate(fd, (off_t)size) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
 int fsp_loop_attach(struct fsp_loop *lo, const char *image, bool readonly,
 		    struct fsp_journal *j)
 {

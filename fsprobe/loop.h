@@ -23,6 +23,12 @@ struct fsp_loop {
 };
 
 /*
+ * Create image, a sparse file of size bytes that did not exist (O_EXCL),
+ * journalled ("image PATH") before it is made, so cleanup removes it.
+ */
+int fsp_loop_image_create(const char *image, unsigned long long size,
+			  struct fsp_journal *j);
+/*
  * Attach image; journal (may be NULL) gets "loop DEV IMAGE" first. A
  * writable device may get a write_cache knob, a setting that outlives
  * the binding: it is not AUTOCLEAR, so that after a SIGKILL it stays

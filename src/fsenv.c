@@ -49,22 +49,6 @@ static int mkfs_argv(const struct fsp_fsenv *e, char **argv, int max)
 	return n;
 }
 
-static int make_image(struct fsp_fsenv *e, unsigned long size_mb)
-{
-	int fd, ret;
-
-	ret = fsp_journal_add(e->j, "image", e->image, NULL);
-	if (ret)
-		return ret;
-	fd = open(e->image, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  0600);
-	if (fd < 0)
-		return -errno;
-	ret = ftruncate(fd, (off_t)size_mb << 20) ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
 static int run_mkfs(struct fsp_fsenv *e)
 {
 	struct fsp_exec_result res;
@@ -251,7 +235,8 @@ static int own_device(struct fsp_fsenv *e, unsigned long size_mb)
 	int ret = 0;
 
 	if (!e->readonly) {
-		ret = make_image(e, size_mb);
+		ret = fsp_loop_image_create(e->image,
+				(unsigned long long)size_mb << 20, e->j);
 		if (ret) {
 			snprintf(e->err, sizeof(e->err), "creating image %s: "
 				 "%s", e->image, strerror(-ret));

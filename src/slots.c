@@ -8,11 +8,9 @@
  * the image. The instance is named fsprobe-RUNID-sN and journalled too.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "slots.h"
 #include "trace.h"
@@ -29,21 +27,11 @@ static int make_slot_image(struct fsp_journal *j, int nr, char *path,
 			   size_t len)
 {
 	char name[32];
-	int fd, ret;
+	int ret;
 
 	snprintf(name, sizeof(name), "slot%d.img", nr);
 	ret = fsp_journal_path(j, path, len, name);
-	if (!ret)
-		ret = fsp_journal_add(j, "image", path, NULL);
-	if (ret)
-		return ret;
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  0600);
-	if (fd < 0)
-		return -errno;
-	ret = ftruncate(fd, 1 << 20) ? -errno : 0;
-	close(fd);
-	return ret;
+	return ret ? ret : fsp_loop_image_create(path, 1 << 20, j);
 }
 
 static int slot_devices_wanted(void)
