@@ -46,6 +46,7 @@ static int ensure_base(const char *base)
 int fsp_journal_create(struct fsp_journal *j, const char *base)
 {
 	char path[PATH_MAX], fresh[PATH_MAX], line[64];
+	const char *made = fresh;	/* what a failure removes */
 	struct timespec ts;
 	int ret;
 
@@ -76,14 +77,15 @@ int fsp_journal_create(struct fsp_journal *j, const char *base)
 		return -errno;
 	ret = fsp_fmt(path, sizeof(path), "%s/%s", fresh, LOCK_NAME);
 	if (ret)
-		goto fail_fresh;
+		goto fail;
 	j->lockfd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
 			 O_CLOEXEC, 0600);
 	if (j->lockfd < 0 || flock(j->lockfd, LOCK_EX | LOCK_NB) ||
 	    rename(fresh, j->dir)) {
 		ret = -errno;
-		goto fail_fresh;
+		goto fail;
 	}
+	made = j->dir;
 	snprintf(line, sizeof(line), "%d\n", (int)getpid());
 	fsp_write_all(j->lockfd, line, strlen(line));
 
@@ -100,13 +102,7 @@ int fsp_journal_create(struct fsp_journal *j, const char *base)
 fail:
 	if (j->lockfd >= 0)
 		close(j->lockfd);
-	fsp_rmtree(j->dir);
-	j->lockfd = -1;
-	return ret;
-fail_fresh:
-	if (j->lockfd >= 0)
-		close(j->lockfd);
-	fsp_rmtree(fresh);
+	fsp_rmtree(made);
 	j->lockfd = -1;
 	return ret;
 }

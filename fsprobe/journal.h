@@ -36,7 +36,10 @@ struct fsp_unwind_stats {
 
 /* Create base (0700, root-owned, no symlink) and a new run directory. */
 int fsp_journal_create(struct fsp_journal *j, const char *base);
-/* Append "kind\ta\tb" and fsync; fields must not contain tab or newline. */
+/*
+ * Append "kind\ta\tb" in one write(2), not synced (journal.c says why);
+ * fields must not contain tab or newline.
+ */
 int fsp_journal_add(struct fsp_journal *j, const char *kind, const char *a,
 		    const char *b);
 /* Path of a name inside the run directory. */
