@@ -5,8 +5,9 @@
  * buffered writes of one file at a time the cost is the copy into the
  * page cache either way, and on Linux 6.18 io_uring gained nothing
  * over write(2) (0.95-1.07 times its time in bench/run; its writes are
- * punted to io-wq workers). Where io_uring is unavailable (ENOSYS, or EPERM under
- * kernel.io_uring_disabled) the caller falls back to write(2).
+ * punted to io-wq workers). Where io_uring is unavailable (ENOSYS, or
+ * EPERM under kernel.io_uring_disabled) the caller falls back to
+ * write(2).
  */
 #ifndef FSP_URING_H
 #define FSP_URING_H

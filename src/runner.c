@@ -252,6 +252,12 @@ static void run_cold_checks(const struct fsp_run_opts *o,
 		}
 }
 
+/* No profile is left to start: this is its worker slot's last. */
+static int last_of_slot(const struct fsp_run_opts *o)
+{
+	return o->nothing_left && *o->nothing_left;
+}
+
 /* Run the selected cases on t and add verdict + probes to out. */
 static long long run_cases(const struct fsp_run_opts *o,
 			   const struct fsp_target *t, struct json_object *out,
@@ -279,12 +285,12 @@ static long long run_cases(const struct fsp_run_opts *o,
 		 * periods, ~40 ms asleep) overlaps the cases left, not the
 		 * end of the run.
 		 */
-		if (i == last_traced && o->nothing_left && *o->nothing_left)
+		if (i == last_traced && last_of_slot(o))
 			fsp_case_trace_release(1);
 	}
 	if (need_cold && t->recycle && !t->shmem)
 		run_cold_checks(o, t, probes);
-	fsp_case_trace_release(o->nothing_left && *o->nothing_left);
+	fsp_case_trace_release(last_of_slot(o));
 	for (i = 0; i < o->nr_cases; i++)
 		json_object_array_add(arr, probe_json(&probes[i]));
 	fsp_verdict_derive(probes, o->nr_cases, t->shmem, t->si->pmd_order,
