@@ -76,8 +76,10 @@ s=$(verdicts "$TMPD/single.json")
 va=$(verdicts "$TMPD/a.json"); vb=$(verdicts "$TMPD/b.json")
 [ "$va" = "$s" ] && [ "$vb" = "$s" ]
 ok $? "both concurrent runs measured what a single run did: $s"
-[ "$va" = "$s" ] || diag "run a: $va; $(python3 -c 'import json,sys; print([(p["name"], p.get("reason"), [(q["name"], q["result"], q.get("reason")) for q in p["probes"]]) for p in json.load(open(sys.argv[1]))["profiles"]])' "$TMPD/a.json")"
-[ "$vb" = "$s" ] || diag "run b: $vb; $(python3 -c 'import json,sys; print([(p["name"], p.get("reason"), [(q["name"], q["result"], q.get("reason")) for q in p["probes"]]) for p in json.load(open(sys.argv[1]))["profiles"]])' "$TMPD/b.json")"
+# Why a run's verdicts differ: each profile's reason and its probes'.
+reasons() { python3 -c 'import json,sys; print([(p["name"], p.get("reason"), [(q["name"], q["result"], q.get("reason")) for q in p["probes"]]) for p in json.load(open(sys.argv[1]))["profiles"]])' "$1"; }
+[ "$va" = "$s" ] || diag "run a: $va; $(reasons "$TMPD/a.json")"
+[ "$vb" = "$s" ] || diag "run b: $vb; $(reasons "$TMPD/b.json")"
 # 4. check DIR works in a private mount namespace: the caller's mount
 #    table is the same afterwards (read-order may mount tracefs), and
 #    its own files in DIR are gone.
