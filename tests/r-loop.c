@@ -31,6 +31,17 @@ static int read_dev(const struct fsp_loop *lo, char *buf, size_t len)
 	return pread(lo->fd, buf, len, 0) == (ssize_t)len ? 0 : -EIO;
 }
 
+/* A new sparse file of size bytes. */
+static int make_file(const char *path, off_t size)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int ret = fd < 0 || ftruncate(fd, size) ? -errno : 0;
+
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
 static long long size_of_dev(const struct fsp_loop *lo)
 {
 	unsigned long long sz = 0;
@@ -70,7 +81,7 @@ int main(void)
 	char *buf = malloc(MIB);
 	struct stat st;
 	size_t zb = 0;
-	int fd, ret;
+	int ret;
 
 	if (geteuid())
 		tap_skip_all("needs root (loop devices)");
@@ -82,10 +93,7 @@ int main(void)
 	}
 	snprintf(img, sizeof(img), "%s/image", dir);
 	snprintf(other, sizeof(other), "%s/other", dir);
-	fd = open(img, O_RDWR | O_CREAT | O_EXCL, 0600);
-	ret = fd < 0 || ftruncate(fd, 8 * MIB) ? -errno : 0;
-	if (fd >= 0)
-		close(fd);
+	ret = make_file(img, 8 * MIB);
 	if (!ret)
 		ret = fsp_loop_attach(&lo, img, false, NULL);
 	TAP_EQ_LONG(ret, 0, "8 MiB image attached");
@@ -109,10 +117,7 @@ int main(void)
 	       "blocks (%lld blocks)", (long long)st.st_blocks);
 
 	/* A file that does not back the device is never touched. */
-	fd = open(other, O_RDWR | O_CREAT | O_EXCL, 0600);
-	ret = fd < 0 || ftruncate(fd, 4 * MIB) ? -errno : 0;
-	if (fd >= 0)
-		close(fd);
+	ret = make_file(other, 4 * MIB);
 	fake = lo;
 	snprintf(fake.image, sizeof(fake.image), "%s", other);
 	ret = ret ? ret : fsp_loop_reset(&fake, MIB);
