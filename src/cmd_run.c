@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cpu.h"
 #include "journal.h"
 #include "mnt.h"
 #include "slots.h"
@@ -80,7 +81,8 @@ static int result_path(const struct fsp_journal *j, int idx, char *buf,
 
 static void __attribute__((noreturn))
 worker(const struct fsp_profile *prof, int idx, const struct fsp_run_opts *o,
-       const struct fsp_sysinfo *si, struct fsp_journal *j, pid_t parent)
+       const struct fsp_sysinfo *si, struct fsp_journal *j, pid_t parent,
+       int cpu)
 {
 	struct json_object *res;
 	char path[4096], tmp[4200];
@@ -89,6 +91,9 @@ worker(const struct fsp_profile *prof, int idx, const struct fsp_run_opts *o,
 	fsp_set_signals(SIG_DFL);
 	if (getppid() != parent)
 		_exit(3);	/* parent died before PDEATHSIG was set */
+	/* A CPU that went offline: the worker runs unbound, and says so. */
+	if (cpu >= 0)
+		fsp_cpu_pin(cpu);
 	if (unshare(CLONE_NEWNS) || fsp_mnt_make_private()) {
 		res = fsp_profile_json(prof);
 		json_object_object_add(res, "verdict",
@@ -98,6 +103,9 @@ worker(const struct fsp_profile *prof, int idx, const struct fsp_run_opts *o,
 	} else {
 		res = fsp_run_profile(prof, idx, o, si, j);
 	}
+	cpu = fsp_cpu_pinned();
+	json_object_object_add(res, "worker_cpu", cpu >= 0 ?
+			       json_object_new_int(cpu) : NULL);
 	if (result_path(j, idx, path, sizeof(path)))
 		_exit(4);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
@@ -154,10 +162,11 @@ static void progress(const struct fsp_run_opts *o, int done, int nr,
  * parent and of the largest worker (whose test mappings it includes).
  */
 static void add_resources(struct json_object *doc, long long wall_ms,
-			  int jobs)
+			  int jobs, const int *cpus)
 {
-	struct json_object *r = json_object_new_object();
+	struct json_object *r = json_object_new_object(), *a;
 	struct rusage self, kids;
+	int i;
 
 	getrusage(RUSAGE_SELF, &self);
 	getrusage(RUSAGE_CHILDREN, &kids);
@@ -167,6 +176,11 @@ static void add_resources(struct json_object *doc, long long wall_ms,
 			       json_object_new_int64(self.ru_maxrss));
 	json_object_object_add(r, "worker_maxrss_kb",
 			       json_object_new_int64(kids.ru_maxrss));
+	a = json_object_new_array();
+	for (i = 0; i < jobs; i++)
+		if (cpus[i] >= 0)
+			json_object_array_add(a, json_object_new_int(cpus[i]));
+	json_object_object_add(r, "worker_cpus", a);
 	json_object_object_add(doc, "resources", r);
 }
 
@@ -175,6 +189,29 @@ static int default_jobs(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
+}
+
+/*
+ * cpus[i]: the CPU of worker slot i, or -1 for none. With several
+ * workers slot i is bound to the i-th CPU this process may use (why: see
+ * fsprobe/cpu.h); not with one worker (nothing to keep apart), nor with
+ * more workers than CPUs (the scheduler must balance them), nor with
+ * FSPROBE_PIN_CPUS=0.
+ */
+static int *slot_cpus(int jobs)
+{
+	const char *e = getenv("FSPROBE_PIN_CPUS");
+	int *cpus = calloc(jobs, sizeof(*cpus));
+	cpu_set_t allowed;
+	int i, pin;
+
+	if (!cpus)
+		return NULL;
+	pin = jobs > 1 && fsp_cpu_allowed(&allowed) >= jobs &&
+	      !(e && !strcmp(e, "0"));
+	for (i = 0; i < jobs; i++)
+		cpus[i] = pin ? fsp_cpu_nth(&allowed, i) : -1;
+	return cpus;
 }
 
 /*
@@ -236,7 +273,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	struct fsp_journal j;
 	const char *base = getenv("FSPROBE_STATE_DIR");
 	int *status, nr = 0, next = 0, running = 0, done = 0, jobs, i, ret;
-	int *finished, nr_finished = 0, slot, p, *order;
+	int *finished, nr_finished = 0, slot, p, *order, *cpus;
 	volatile int *last = MAP_FAILED;
 	struct fsp_slot *slots;
 	pid_t *pids, self = getpid();
@@ -289,7 +326,9 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	jobs = cli->jobs ? cli->jobs : default_jobs();
 	slots = calloc(jobs, sizeof(*slots));
 	order = start_order(profs, nr);
-	if (!results || !status || !pids || !finished || !slots || !order) {
+	cpus = slot_cpus(jobs);
+	if (!results || !status || !pids || !finished || !slots || !order ||
+	    !cpus) {
 		fsp_warn("out of memory");
 		fsp_journal_finish(&j, NULL);
 		fsp_set_signals(SIG_DFL);
@@ -313,7 +352,8 @@ int fsp_cmd_run(struct fsp_cli *cli)
 			fflush(NULL);
 			pid = fork();
 			if (pid == 0)
-				worker(&profs[p], p, &o, &si, &j, self);
+				worker(&profs[p], p, &o, &si, &j, self,
+				       cpus[slot]);
 			if (pid < 0) {
 				fsp_slot_returned(&slots[slot], 1);
 				status[p] = 0;
@@ -378,7 +418,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	json_object_object_get_ex(doc, "profiles", &arr);
 	for (i = 0; i < nr; i++)
 		json_object_array_add(arr, results[i]);
-	add_resources(doc, fsp_now_ms() - t0, jobs);
+	add_resources(doc, fsp_now_ms() - t0, jobs, cpus);
 	fsp_slots_finish(slots, jobs);
 	if (cli->keep)
 		fprintf(stderr, "fsprobe: kept run directory %s\n", j.dir);
@@ -401,6 +441,7 @@ out:
 	free(finished);
 	free(slots);
 	free(order);
+	free(cpus);
 	fsp_profile_free_all(profs, nr);
 	return ret;
 }

@@ -33,7 +33,8 @@ static const struct fsp_option options[] = {
 	{ "probe", 'P', "PROBE", CMD_RUN | CMD_CHECK | CMD_VM,
 	  "run only this probe (repeatable; default: all)" },
 	{ "jobs", 'j', "N", CMD_RUN | CMD_VM,
-	  "profiles run in parallel (default: number of CPUs)" },
+	  "profiles run in parallel (default: number of CPUs; N > 1: one CPU "
+	  "each)" },
 	{ "format", 'f', "FMT", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM,
 	  "output format: table, json, ktap or junit (default: table)" },
 	{ "output", 'o', "FILE", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM,

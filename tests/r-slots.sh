@@ -8,8 +8,13 @@
 # end each device is detached with its write_cache as it was; with
 # FSPROBE_SLOT_DEVICES=0 each profile attaches its own again; after a
 # SIGKILL the device stays bound until cleanup restores and detaches it.
+# With -j 2 slot i is bound to the i-th CPU the run may use (each worker
+# reads its affinity back into worker_cpu); -j 1 and FSPROBE_PIN_CPUS=0
+# bind none.
 . "$srcdir/tests/root-lib.sh"
 J="$TMPD/run.json"
+# The first two CPUs this test may run on, as the kernel says.
+cpus=$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0))[:2], sep=",")')
 
 "$FSPROBE" run -j 1 -p btrfs-default -p ext4-default -p squashfs \
 	-p xfs-default -p tmpfs-huge-always -P fault-pmd -f json -o "$J" \
@@ -23,6 +28,11 @@ json_assert "$J" "p['ext4-default']['verdict'] == 'pmd' and p['xfs-default']['ve
 	"after btrfs on the same device, ext4 and xfs still measure pmd"
 json_assert "$J" "p['btrfs-default']['timing_ms']['image_disk_kb'] < 81920 and p['xfs-default']['timing_ms']['image_disk_kb'] < 81920" \
 	"the slot's image is emptied for each profile (each under 80 MiB)"
+case $cpus in
+*,*) json_assert "$J" "d['resources']['worker_cpus'] == [] and all(x['worker_cpu'] is None for x in d['profiles'])" \
+	"-j 1: the worker is bound to no CPU" ;;
+*) skip "one CPU allowed: every worker reads back CPU $cpus" ;;
+esac
 dev=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(next(x["loop"]["device"] for x in d["profiles"] if x["name"] == "xfs-default"))' "$J")
 q=/sys/block/${dev#/dev/}
 back=$(cat "$q/loop/backing_file" 2>/dev/null || true)
@@ -38,6 +48,17 @@ esac
 rc=$?; [ $rc -eq 0 ]; ok $? "run -j 2 exits 0 (got $rc: $(head -c 300 "$TMPD/err"))"
 json_assert "$J" "all(x['loop']['slot_device'] for x in d['profiles']) and len(set(x['loop']['device'] for x in d['profiles'])) == 2 and all(x['verdict'] == 'pmd' for x in d['profiles'])" \
 	"-j 2: four profiles on the two slots' devices, all pmd"
+case $cpus in
+*,*) json_assert "$J" "d['resources']['worker_cpus'] == [$cpus] and sorted(set(x['worker_cpu'] for x in d['profiles'])) == [$cpus]" \
+	"-j 2: the slots bound to CPUs $cpus, and the workers ran there"
+FSPROBE_PIN_CPUS=0 "$FSPROBE" run -j 2 -p ext4-default -p xfs-default \
+	-P fault-pmd -f json -o "$J" 2> "$TMPD/err"
+rc=$?; [ $rc -eq 0 ]; ok $? "FSPROBE_PIN_CPUS=0 -j 2: exits 0 (got $rc: $(head -c 300 "$TMPD/err"))"
+json_assert "$J" "d['resources']['worker_cpus'] == [] and all(x['worker_cpu'] is None and x['verdict'] == 'pmd' for x in d['profiles'])" \
+	"FSPROBE_PIN_CPUS=0: no worker bound to a CPU, both pmd" ;;
+*) skip "one CPU allowed: -j 2 binds no worker"
+skip "one CPU allowed: nothing to unbind" ;;
+esac
 # The slot's last profile starts removing the slot's tracefs instance
 # after its last traced case (collapse), while truncate-split still runs:
 # both profiles' traced cases have their events, and nothing is left.
