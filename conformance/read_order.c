@@ -21,6 +21,7 @@
 #include "case.h"
 #include "filedata.h"
 #include "pagemap.h"
+#include "scratch.h"
 #include "trace.h"
 #include "util.h"
 
@@ -101,7 +102,7 @@ static int prepare(const struct fsp_target *t)
  */
 static int read_all(int fd, uint64_t hole, uint32_t seed, uint64_t *bad)
 {
-	char *buf = malloc(1 << 20);
+	char *buf = fsp_scratch(1 << 20);
 	uint64_t off = 0;
 	size_t zbad;
 	ssize_t n;
@@ -125,7 +126,6 @@ static int read_all(int fd, uint64_t hole, uint32_t seed, uint64_t *bad)
 	}
 	if (n < 0)
 		ret = -errno;
-	free(buf);
 	return ret;
 }
 

@@ -27,6 +27,7 @@
 #include "filedata.h"
 #include "order_hist.h"
 #include "pagemap.h"
+#include "scratch.h"
 #include "split_util.h"
 #include "util.h"
 
@@ -360,7 +361,7 @@ static int check_read(int fd, const struct fsp_span *s, int n, uint32_t seed,
 	for (i = 0; i < n; i++)
 		if (s[i].off + s[i].len > end)
 			end = s[i].off + s[i].len;
-	buf = malloc(end ? end : 1);
+	buf = fsp_scratch(end ? end : 1);
 	if (!buf)
 		return -ENOMEM;
 	while (got < end) {
@@ -380,7 +381,6 @@ static int check_read(int fd, const struct fsp_span *s, int n, uint32_t seed,
 		ret = check_span(buf + s[i].off, &s[i], s[i].off, s[i].len,
 				 seed, bad);
 out:
-	free(buf);
 	return ret;
 }
 

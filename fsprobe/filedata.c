@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "filedata.h"
+#include "scratch.h"
 #include "uring.h"
 #include "util.h"
 
@@ -172,7 +173,7 @@ int fsp_file_create(const char *path, size_t size, uint32_t seed, int mode)
 int fsp_file_create_sparse(const char *path, size_t size, size_t data_off,
 			   uint32_t seed, int mode)
 {
-	char *buf = malloc(CHUNK);
+	char *buf = fsp_scratch(CHUNK);
 	size_t off;
 	int fd, ret = 0;
 
@@ -180,11 +181,8 @@ int fsp_file_create_sparse(const char *path, size_t size, size_t data_off,
 		return -ENOMEM;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  mode);
-	if (fd < 0) {
-		ret = -errno;
-		free(buf);
-		return ret;
-	}
+	if (fd < 0)
+		return -errno;
 	if (data_off > size)
 		data_off = size;
 	/* The hole first: the size is right even if no byte is written. */
@@ -205,7 +203,6 @@ int fsp_file_create_sparse(const char *path, size_t size, size_t data_off,
 	}
 	if (close(fd) && !ret)
 		ret = -errno;
-	free(buf);
 	if (ret)
 		unlink(path);
 	return ret;
@@ -213,7 +210,7 @@ int fsp_file_create_sparse(const char *path, size_t size, size_t data_off,
 
 int fsp_file_copy(const char *src, const char *dst, int mode)
 {
-	char *buf = malloc(CHUNK);
+	char *buf = fsp_scratch(CHUNK);
 	int in, out, ret = 0;
 	off_t size = 0;
 	ssize_t n;
@@ -221,11 +218,8 @@ int fsp_file_copy(const char *src, const char *dst, int mode)
 	if (!buf)
 		return -ENOMEM;
 	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0) {
-		ret = -errno;
-		free(buf);
-		return ret;
-	}
+	if (in < 0)
+		return -errno;
 	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		   mode);
 	if (out < 0) {
@@ -268,7 +262,6 @@ int fsp_file_copy(const char *src, const char *dst, int mode)
 		unlink(dst);
 out_in:
 	close(in);
-	free(buf);
 	return ret;
 }
 
