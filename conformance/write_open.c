@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
@@ -30,6 +29,7 @@
 #include "collapse_util.h"
 #include "filedata.h"
 #include "pagemap.h"
+#include "spawn.h"
 #include "util.h"
 
 #define TEXT_FILE "write-open.text"
@@ -302,8 +302,7 @@ static void exec_checks(const struct fsp_target *t, struct fsp_probe *p)
 {
 	char *const argv[] = { "sleep", "5", NULL }, *const envp[] = { NULL };
 	char path[4096];
-	int pfd[2], err = 0, fd, st;
-	ssize_t n;
+	int err, fd, st, ret;
 	pid_t pid;
 
 	if (fsp_case_path(t, 0, BIN_FILE, path, sizeof(path)) ||
@@ -313,36 +312,19 @@ static void exec_checks(const struct fsp_target *t, struct fsp_probe *p)
 		return;
 	}
 	fsp_ev_str(p, "exec_binary", EXEC_SRC);
-	if (pipe2(pfd, O_CLOEXEC)) {
-		fsp_probe_set(p, FSP_ERROR, "pipe2: %s", strerror(errno));
-		return;
-	}
-	pid = fork();
-	if (pid == 0) {
-		/* Not left behind if we die; the pipe closes on exec. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(pfd[0]);
-		execve(path, argv, envp);
-		err = errno;
-		n = write(pfd[1], &err, sizeof(err));
-		_exit(127);
-	}
-	close(pfd[1]);
+	/* Not left behind if we die (fsp_spawn: PR_SET_PDEATHSIG). */
+	ret = fsp_spawn(path, argv, envp, -1, &pid);
 	if (pid < 0) {
-		close(pfd[0]);
-		fsp_probe_set(p, FSP_ERROR, "fork: %s", strerror(errno));
+		fsp_probe_set(p, FSP_ERROR, "vfork: %s", strerror(-ret));
 		return;
 	}
-	do
-		n = read(pfd[0], &err, sizeof(err));
-	while (n < 0 && errno == EINTR);
-	close(pfd[0]);
-	if (n == sizeof(err)) {
+	if (!pid) {
+		err = -ret;
 		fsp_ev_str(p, "execve_errno", fsp_errno_name(err));
 		fsp_probe_set(p, FSP_SKIP, "execve of the copy on this fs: %s",
 			      fsp_errno_name(err));
 	} else {
-		/* EOF: the exec is done and holds deny-write on the file. */
+		/* vfork returned: the exec is done, denying writes. */
 		fd = open(path, O_WRONLY | O_CLOEXEC);
 		err = fd < 0 ? errno : 0;
 		fsp_ev_str(p, "open_wronly_while_running",
@@ -358,9 +340,11 @@ static void exec_checks(const struct fsp_target *t, struct fsp_probe *p)
 				      fsp_errno_name(err));
 		}
 	}
-	kill(pid, SIGKILL);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	}
 	/* The writer block must end with the process. */
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	fsp_ev_str(p, "open_wronly_after_exit",

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mkfs.c - fork/exec of external tools with captured output and a
- * timeout. The child dies with its parent (PR_SET_PDEATHSIG), so a
- * killed fsprobe never leaves a mkfs writing to a device behind.
+ * mkfs.c - external tools run (fsp_spawn: vfork/execve) with captured
+ * output and a timeout. The child dies with its parent
+ * (PR_SET_PDEATHSIG), so a killed fsprobe never leaves a mkfs writing
+ * to a device behind.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,11 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "mkfs.h"
+#include "spawn.h"
 #include "util.h"
 
 int fsp_tool_find(const char *name, char *path, size_t len)
@@ -78,26 +79,21 @@ int fsp_exec(char *const argv[], int timeout_s, struct fsp_exec_result *res)
 		return ret;
 	if (pipe2(pfd, O_CLOEXEC))
 		return -errno;
-	pid = fork();
+	ret = fsp_spawn(tool, argv, NULL, pfd[1], &pid);
+	close(pfd[1]);
 	if (pid < 0) {
-		ret = -errno;
 		close(pfd[0]);
-		close(pfd[1]);
 		return ret;
 	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (null >= 0)
-			dup2(null, 0);
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
-		execv(tool, argv);
-		dprintf(2, "exec %s: %s\n", tool, strerror(errno));
-		_exit(127);
+	if (!pid) {
+		/* As a shell says it: exit 127 and why. */
+		close(pfd[0]);
+		res->status = 127;
+		snprintf(res->output, sizeof(res->output), "exec %s: %s",
+			 tool, strerror(-ret));
+		res->ms = fsp_now_ms() - start;
+		return 0;
 	}
-	close(pfd[1]);
 	deadline = start + (long long)timeout_s * 1000;
 	for (;;) {
 		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
