@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mkfs.h - run external tools (mkfs.*, mksquashfs, mkfs.erofs, fsverity)
- * by fork/exec with an argv, never through a shell, with their output
- * captured so a failure can be shown to the user.
+ * by vfork/exec (spawn.h) with an argv, never through a shell, with
+ * their output captured so a failure can be shown to the user.
  */
 #ifndef FSP_MKFS_H
 #define FSP_MKFS_H
