@@ -29,7 +29,7 @@
 #include "collapse_util.h"
 #include "filedata.h"
 #include "pagemap.h"
-#include "spawn.h"
+#include "vspawn.h"
 #include "util.h"
 
 #define TEXT_FILE "write-open.text"

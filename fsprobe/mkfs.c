@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "mkfs.h"
-#include "spawn.h"
+#include "vspawn.h"
 #include "util.h"
 
 int fsp_tool_find(const char *name, char *path, size_t len)

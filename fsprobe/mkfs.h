@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mkfs.h - run external tools (mkfs.*, mksquashfs, mkfs.erofs, fsverity)
- * by vfork/exec (spawn.h) with an argv, never through a shell, with
+ * by vfork/exec (vspawn.h) with an argv, never through a shell, with
  * their output captured so a failure can be shown to the user.
  */
 #ifndef FSP_MKFS_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * t-spawn.c - fsprobe/spawn.h on real programs: output on the given fd,
+ * t-spawn.c - fsprobe/vspawn.h on real programs: output on the given fd,
  * stdin from /dev/null, execve failures handed back as -errno with no
  * child left, and a child that dies with the process that spawned it
  * (this test is the subreaper that sees it killed).
@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "spawn.h"
+#include "vspawn.h"
 #include "tap.h"
 
 /* Spawn argv with output on a pipe; its exit status, output in out. */

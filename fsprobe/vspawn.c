@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * spawn.c - vfork + execve (spawn.h). The child shares our memory until
+ * vspawn.c - vfork + execve (vspawn.h). The child shares our memory until
  * it execs, so it makes only system calls, and hands an execve failure
  * back through a variable the parent reads once vfork returns, when
  * the child has either exec'd or exited.
@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "spawn.h"
+#include "vspawn.h"
 
 extern char **environ;
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * spawn.h - start a program (mkfs, a payload, a binary on the FS under
+ * vspawn.h - start a program (mkfs, a payload, a binary on the FS under
  * test) with vfork and execve. fork() would copy the worker's page
  * tables and write-protect every private page, which then faults once
  * more on the worker's next write to it, with TLB shootdowns to the
  * other CPU, for each of a profile's dozen children.
  */
-#ifndef FSP_SPAWN_H
-#define FSP_SPAWN_H
+#ifndef FSP_VSPAWN_H
+#define FSP_VSPAWN_H
 
 #include <sys/types.h>
 
