@@ -215,21 +215,31 @@ static int *slot_cpus(int jobs)
 }
 
 /*
- * The order workers start in (results stay in profile order): profiles
- * on memory filesystems last. They cost no mkfs, no device and no
- * writeback, so with -j N the slots run out of work close together, and
- * the slots' loop devices go while they run.
+ * Longest first, so that with -j N the slots run out of work close
+ * together: profiles whose mkfs builds an image from files (squashfs,
+ * erofs: the longest here, 300-400 ms) start first, profiles on memory
+ * filesystems (no mkfs, no device, no writeback) last, and the slots'
+ * loop devices go while those run. Results stay in profile order.
+ * Measured, 10 alternating runs of -j 2: 2115 against 2252 ms (median)
+ * with the image builders in their alphabetical place, 9 runs of 10
+ * faster.
  */
+static int start_rank(const struct fsp_profile *p)
+{
+	return fsp_profile_is_image_builder(p) ? 0 :
+	       fsp_profile_is_memory_fs(p) ? 2 : 1;
+}
+
 static int *start_order(const struct fsp_profile *profs, int nr)
 {
 	int *order = calloc(nr ? nr : 1, sizeof(*order));
-	int i, n = 0, last;
+	int i, n = 0, rank;
 
 	if (!order)
 		return NULL;
-	for (last = 0; last < 2; last++)
+	for (rank = 0; rank < 3; rank++)
 		for (i = 0; i < nr; i++)
-			if (fsp_profile_is_memory_fs(&profs[i]) == last)
+			if (start_rank(&profs[i]) == rank)
 				order[n++] = i;
 	return order;
 }

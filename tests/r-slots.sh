@@ -10,16 +10,22 @@
 # SIGKILL the device stays bound until cleanup restores and detaches it.
 # With -j 2 slot i is bound to the i-th CPU the run may use (each worker
 # reads its affinity back into worker_cpu); -j 1 and FSPROBE_PIN_CPUS=0
-# bind none.
+# bind none. Profiles start longest first: image builders, then those on
+# a loop device, memory filesystems last.
 . "$srcdir/tests/root-lib.sh"
 J="$TMPD/run.json"
 # The first two CPUs this test may run on, as the kernel says.
 cpus=$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0))[:2], sep=",")')
 
-"$FSPROBE" run -j 1 -p btrfs-default -p ext4-default -p squashfs \
+"$FSPROBE" run -v -j 1 -p btrfs-default -p ext4-default -p squashfs \
 	-p xfs-default -p tmpfs-huge-always -P fault-pmd -f json -o "$J" \
 	2> "$TMPD/err"
-rc=$?; [ $rc -eq 0 ]; ok $? "run -j 1 exits 0 (got $rc: $(head -c 300 "$TMPD/err"))"
+rc=$?; [ $rc -eq 0 ]; ok $? "run -j 1 exits 0 (got $rc: $(grep -v '^fsprobe: [[0-9]' "$TMPD/err" | head -c 300))"
+# Longest first (src/cmd_run.c start_order): the image builder, then the
+# profiles on a loop device in profile order, the memory filesystem last.
+order=$(sed -n 's/^fsprobe: \[[0-9]*\/[0-9]*\] \([^:]*\): mkfs and mount$/\1/p' "$TMPD/err" | tr '\n' ' ')
+[ "$order" = "squashfs btrfs-default ext4-default xfs-default tmpfs-huge-always " ]
+ok $? "start order: squashfs first, tmpfs last (${order% })"
 json_assert "$J" "all(p[n]['loop']['slot_device'] for n in ('btrfs-default', 'ext4-default', 'xfs-default')) and len(set(p[n]['loop']['device'] for n in ('btrfs-default', 'ext4-default', 'xfs-default'))) == 1" \
 	"-j 1: btrfs, ext4 and xfs all ran on the slot's one device"
 json_assert "$J" "p['squashfs']['loop']['slot_device'] is False and 'loop' not in p['tmpfs-huge-always']" \
