@@ -3,11 +3,16 @@
  * cpu.c - CPU affinity of the workers (cpu.h): sched_getaffinity and
  * sched_setaffinity on the calling process, nothing global changed.
  * The mask is inherited by what the worker forks (mkfs, the payloads),
- * so a worker's children run on its CPU too.
+ * so a worker's children run on its CPU too. The workqueue scope is the
+ * one global setting here: a module parameter, changed only through the
+ * journalled knob stack.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "cpu.h"
+#include "knob.h"
+#include "util.h"
 
 int fsp_cpu_allowed(cpu_set_t *set)
 {
@@ -46,4 +51,20 @@ int fsp_cpu_pinned(void)
 	if (ret < 0)
 		return ret;
 	return ret == 1 ? fsp_cpu_nth(&set, 0) : -ESRCH;
+}
+
+int fsp_cpu_wq_scope_local(struct fsp_knobs *ks, struct fsp_journal *j,
+			   char *was, size_t len)
+{
+	char cur[64];
+	ssize_t n = fsp_read_text(FSP_KNOB_WQ_SCOPE, cur, sizeof(cur));
+	int ret;
+
+	if (n < 0)
+		return n;
+	fsp_rstrip(cur);
+	if (!strcmp(cur, "cpu"))
+		return -EALREADY;
+	ret = fsp_strcpy(was, len, cur);
+	return ret ? ret : fsp_knob_set(ks, j, FSP_KNOB_WQ_SCOPE, "cpu");
 }

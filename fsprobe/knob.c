@@ -3,9 +3,10 @@
  * knob.c - save/set/restore of sysfs and proc values. THP policy files
  * read as "always [madvise] never" but take one word, so the saved value
  * is the selected word; plain files are saved as read, less the newline.
- * Only THP sysfs and a loop device's queue/read_ahead_kb and
- * queue/write_cache are accepted, so that a forged journal cannot make
- * cleanup write anything else.
+ * Only THP sysfs, a loop device's queue/read_ahead_kb and
+ * queue/write_cache, and the workqueues' default affinity scope are
+ * accepted, so that a forged journal cannot make cleanup write anything
+ * else.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,11 +18,14 @@
 #include "util.h"
 
 /*
- * Only the knobs fsprobe has a reason to change: THP policy, and of a
- * loop device its readahead and whether it passes flushes on.
+ * Only the knobs fsprobe has a reason to change: THP policy, of a loop
+ * device its readahead and whether it passes flushes on, and where
+ * unbound work runs while workers are bound to CPUs (cpu.h).
  */
 static int knob_path_ok(const char *path)
 {
+	if (!strcmp(path, FSP_KNOB_WQ_SCOPE))
+		return 1;
 	static const char *const prefixes[] = {
 		"/sys/kernel/mm/transparent_hugepage/", "/sys/block/loop",
 	};

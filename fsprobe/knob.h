@@ -15,6 +15,10 @@ struct fsp_journal;
 
 #define FSP_KNOB_MAX 16
 
+/* The workqueues' default affinity scope (Linux 6.6), see cpu.h. */
+#define FSP_KNOB_WQ_SCOPE \
+	"/sys/module/workqueue/parameters/default_affinity_scope"
+
 struct fsp_knob {
 	char path[PATH_MAX];
 	char saved[128];	/* value to write back (selected word) */

@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "cpu.h"
 #include "journal.h"
+#include "knob.h"
 #include "mnt.h"
 #include "slots.h"
 #include "util.h"
@@ -162,7 +163,7 @@ static void progress(const struct fsp_run_opts *o, int done, int nr,
  * parent and of the largest worker (whose test mappings it includes).
  */
 static void add_resources(struct json_object *doc, long long wall_ms,
-			  int jobs, const int *cpus)
+			  int jobs, const int *cpus, const char *wq_was)
 {
 	struct json_object *r = json_object_new_object(), *a;
 	struct rusage self, kids;
@@ -181,6 +182,14 @@ static void add_resources(struct json_object *doc, long long wall_ms,
 		if (cpus[i] >= 0)
 			json_object_array_add(a, json_object_new_int(cpus[i]));
 	json_object_object_add(r, "worker_cpus", a);
+	a = NULL;
+	if (*wq_was) {
+		a = json_object_new_object();
+		json_object_object_add(a, "was", json_object_new_string(wq_was));
+		json_object_object_add(a, "during",
+				       json_object_new_string("cpu"));
+	}
+	json_object_object_add(r, "workqueue_scope", a);
 	json_object_object_add(doc, "resources", r);
 }
 
@@ -281,6 +290,8 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	struct fsp_run_opts o;
 	struct fsp_sysinfo si;
 	struct fsp_journal j;
+	struct fsp_knobs run_knobs = { .nr = 0 };
+	char wq_was[64] = "";
 	const char *base = getenv("FSPROBE_STATE_DIR");
 	int *status, nr = 0, next = 0, running = 0, done = 0, jobs, i, ret;
 	int *finished, nr_finished = 0, slot, p, *order, *cpus;
@@ -349,6 +360,16 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	last = mmap(NULL, sizeof(*last), PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	o.nothing_left = last == MAP_FAILED ? NULL : last;
+	/*
+	 * Bound workers: their loop I/O and writeback on their own CPUs
+	 * too (fsprobe/cpu.h). Restored after the loop below, which every
+	 * path through here reaches, signals included.
+	 */
+	if (cpus[0] >= 0 &&
+	    !fsp_cpu_wq_scope_local(&run_knobs, &j, wq_was, sizeof(wq_was)) &&
+	    o.verbose)
+		fprintf(stderr, "fsprobe: workqueue affinity scope %s -> cpu "
+			"for this run\n", wq_was);
 	t0 = fsp_now_ms();
 
 	while (done < nr) {
@@ -419,6 +440,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 			break;
 		}
 	}
+	fsp_knob_restore_all(&run_knobs);
 	/* Profiles never started (interrupted) are reported as such. */
 	for (i = 0; i < nr; i++)
 		if (!results[i])
@@ -428,7 +450,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	json_object_object_get_ex(doc, "profiles", &arr);
 	for (i = 0; i < nr; i++)
 		json_object_array_add(arr, results[i]);
-	add_resources(doc, fsp_now_ms() - t0, jobs, cpus);
+	add_resources(doc, fsp_now_ms() - t0, jobs, cpus, wq_was);
 	fsp_slots_finish(slots, jobs);
 	if (cli->keep)
 		fprintf(stderr, "fsprobe: kept run directory %s\n", j.dir);

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # r-signals.sh - SIGINT/SIGTERM at random moments of a real run, then
 # SIGKILL followed by `fsprobe cleanup`: after every trial no loop device
-# backed by our state, no mount, no state directory, and THP sysfs
-# exactly as before. FSPROBE_SIGNAL_TRIALS / FSPROBE_KILL_TRIALS set the
+# backed by our state, no mount, no state directory, and THP sysfs and
+# the workqueues' affinity scope (set to "cpu" by runs with bound
+# workers, the default -j on two CPUs or more) exactly as before. FSPROBE_SIGNAL_TRIALS / FSPROBE_KILL_TRIALS set the
 # counts (make check-stress raises them).
 . "$srcdir/tests/root-lib.sh"
 TRIALS=${FSPROBE_SIGNAL_TRIALS:-20}
@@ -14,7 +15,9 @@ knobs() {
 	for f in /sys/kernel/mm/transparent_hugepage/enabled \
 		 /sys/kernel/mm/transparent_hugepage/shmem_enabled \
 		 /sys/kernel/mm/transparent_hugepage/defrag \
-		 /sys/kernel/mm/transparent_hugepage/hugepages-*/enabled; do
+		 /sys/kernel/mm/transparent_hugepage/hugepages-*/enabled \
+		 /sys/module/workqueue/parameters/default_affinity_scope; do
+		[ -e "$f" ] || continue
 		printf '%s=%s\n' "$f" "$(cat "$f")"
 	done
 }

@@ -10,12 +10,24 @@
 # SIGKILL the device stays bound until cleanup restores and detaches it.
 # With -j 2 slot i is bound to the i-th CPU the run may use (each worker
 # reads its affinity back into worker_cpu); -j 1 and FSPROBE_PIN_CPUS=0
-# bind none. Profiles start longest first: image builders, then those on
-# a loop device, memory filesystems last.
+# bind none. With bound workers the workqueues' default affinity scope is
+# "cpu" for the run and restored after it, or by cleanup after a SIGKILL.
+# Profiles start longest first: image builders, then those on a loop
+# device, memory filesystems last.
 . "$srcdir/tests/root-lib.sh"
 J="$TMPD/run.json"
 # The first two CPUs this test may run on, as the kernel says.
 cpus=$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0))[:2], sep=",")')
+WQ=/sys/module/workqueue/parameters/default_affinity_scope
+wq0=$(cat "$WQ" 2>/dev/null || true)
+# What a bound run reports: the scope it found and set, or null where the
+# kernel has no scopes (before 6.6) or someone set "cpu" already.
+case $wq0 in
+""|cpu) wq_expect=None ;;
+*) wq_expect="{'was': '$wq0', 'during': 'cpu'}" ;;
+esac
+# Another fsprobe (a parallel make check) may hold the scope meanwhile.
+others() { pgrep -x fsprobe > /dev/null; }
 
 "$FSPROBE" run -v -j 1 -p btrfs-default -p ext4-default -p squashfs \
 	-p xfs-default -p tmpfs-huge-always -P fault-pmd -f json -o "$J" \
@@ -57,13 +69,43 @@ json_assert "$J" "all(x['loop']['slot_device'] for x in d['profiles']) and len(s
 case $cpus in
 *,*) json_assert "$J" "d['resources']['worker_cpus'] == [$cpus] and sorted(set(x['worker_cpu'] for x in d['profiles'])) == [$cpus]" \
 	"-j 2: the slots bound to CPUs $cpus, and the workers ran there"
+json_assert "$J" "d['resources']['workqueue_scope'] == $wq_expect" \
+	"-j 2: workqueue scope reported as $wq_expect"
+if others; then skip "another fsprobe runs: it may hold the scope"
+else
+	[ "$(cat "$WQ" 2>/dev/null || true)" = "$wq0" ]
+	ok $? "-j 2: the scope is '$wq0' again after the run"
+fi
 FSPROBE_PIN_CPUS=0 "$FSPROBE" run -j 2 -p ext4-default -p xfs-default \
 	-P fault-pmd -f json -o "$J" 2> "$TMPD/err"
 rc=$?; [ $rc -eq 0 ]; ok $? "FSPROBE_PIN_CPUS=0 -j 2: exits 0 (got $rc: $(head -c 300 "$TMPD/err"))"
-json_assert "$J" "d['resources']['worker_cpus'] == [] and all(x['worker_cpu'] is None and x['verdict'] == 'pmd' for x in d['profiles'])" \
-	"FSPROBE_PIN_CPUS=0: no worker bound to a CPU, both pmd" ;;
+json_assert "$J" "d['resources']['worker_cpus'] == [] and d['resources']['workqueue_scope'] is None and all(x['worker_cpu'] is None and x['verdict'] == 'pmd' for x in d['profiles'])" \
+	"FSPROBE_PIN_CPUS=0: no worker bound to a CPU, scope untouched, both pmd"
+# SIGKILL while the scope is "cpu": it stays so until cleanup restores it.
+if [ "$wq_expect" = None ] || others; then
+	skip "no scope to change here ('$wq0'), or another fsprobe runs"
+	skip "(nothing to restore)"
+else
+	"$FSPROBE" run -j 2 -p ext4-default -p xfs-default -p ext4-nojournal \
+		-p xfs-1k > /dev/null 2>&1 &
+	pid=$!; i=0
+	while [ "$(cat "$WQ")" != cpu ] && [ $i -lt 300 ] &&
+	      kill -0 $pid 2>/dev/null; do
+		sleep 0.01; i=$((i + 1))
+	done
+	kill -KILL $pid 2>/dev/null; wait $pid 2>/dev/null
+	[ "$(cat "$WQ")" = cpu ]
+	ok $? "after SIGKILL the scope is still cpu (the run's to restore)"
+	"$FSPROBE" cleanup > "$TMPD/cleanup" 2>&1
+	[ "$(cat "$WQ")" = "$wq0" ]
+	ok $? "cleanup restored the scope: $(cat "$WQ") ($(cat "$TMPD/cleanup"))"
+fi ;;
 *) skip "one CPU allowed: -j 2 binds no worker"
-skip "one CPU allowed: nothing to unbind" ;;
+skip "(no scope)"
+skip "(no scope)"
+skip "one CPU allowed: nothing to unbind"
+skip "(no SIGKILL trial)"
+skip "(no SIGKILL trial)" ;;
 esac
 # The slot's last profile starts removing the slot's tracefs instance
 # after its last traced case (collapse), while truncate-split still runs:
