@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cpu.c - CPU affinity of the workers (cpu.h): sched_getaffinity and
- * sched_setaffinity on the calling process, nothing global changed.
- * The mask is inherited by what the worker forks (mkfs, the payloads),
- * so a worker's children run on its CPU too. The workqueue scope is the
- * one global setting here: a module parameter, changed only through the
- * journalled knob stack.
+ * sched_setaffinity on the calling process only. The mask is inherited
+ * by what the worker forks (mkfs, the payloads), so a worker's children
+ * run on its CPU too. The one global setting here is the workqueue
+ * scope, a module parameter, changed only through the journalled knob
+ * stack.
  */
 #include <errno.h>
 #include <string.h>
