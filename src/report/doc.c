@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
 #include "report.h"
+#include "sysinfo.h"
 
 struct json_object *fsp_doc_new(const struct fsp_sysinfo *si)
 {
@@ -65,45 +65,4 @@ int fsp_doc_exit_status(struct json_object *doc)
 		}
 	}
 	return FSP_EXIT_OK;
-}
-
-int fsp_render(const struct fsp_cli *cli, struct json_object *doc)
-{
-	FILE *out = stdout;
-	int ret = 0;
-
-	if (cli->output) {
-		out = fopen(cli->output, "we");
-		if (!out) {
-			fsp_warn("cannot write %s: %s", cli->output,
-				 strerror(errno));
-			return FSP_EXIT_USAGE;
-		}
-	}
-	switch (cli->format) {
-	case FMT_TABLE:
-		ret = fsp_report_table(out, doc);
-		break;
-	case FMT_JSON:
-		fputs(json_object_to_json_string_ext(doc,
-			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED),
-		      out);
-		fputc('\n', out);
-		break;
-	case FMT_KTAP:
-		ret = fsp_report_ktap(out, doc);
-		break;
-	case FMT_JUNIT:
-		ret = fsp_report_junit(out, doc);
-		break;
-	}
-	if (fflush(out) || ferror(out))
-		ret = -EIO;
-	if (out != stdout && fclose(out))
-		ret = -EIO;
-	if (ret) {
-		fsp_warn("writing the report: %s", strerror(-ret));
-		return FSP_EXIT_USAGE;
-	}
-	return 0;
 }

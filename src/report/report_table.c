@@ -9,7 +9,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
-#include "cli.h"
+#include "report.h"
 
 static const char *jstr(struct json_object *o, const char *key,
 			const char *dflt)

@@ -55,6 +55,80 @@
 
 static volatile sig_atomic_t got_signal;
 
+static int add_arg(char **buf, size_t *len, const char *a)
+{
+	size_t l = strlen(a);
+	char *nb;
+
+	if (strchr(a, '\n'))
+		return -EINVAL;
+	nb = realloc(*buf, *len + l + 2);
+	if (!nb)
+		return -ENOMEM;
+	memcpy(nb + *len, a, l);
+	nb[*len + l] = '\n';
+	*len += l + 1;
+	nb[*len] = '\0';
+	*buf = nb;
+	return 0;
+}
+
+/* The run options as the guest's fsprobe takes them; -p files copied. */
+static int guest_args(struct fsp_vm_img *img, const struct fsp_cli *cli,
+		      const char *nonce)
+{
+	char *args = NULL, num[32], dst[PATH_MAX];
+	size_t len = 0;
+	int i, ret = 0;
+
+	for (i = 0; !ret && i < cli->nr_profiles; i++) {
+		const char *p = cli->profiles[i];
+		const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
+
+		ret = add_arg(&args, &len, "-p");
+		if (ret || !fsp_vm_is_profile_path(p)) {
+			ret = ret ? ret : add_arg(&args, &len, p);
+			continue;
+		}
+		if (fsp_fmt(dst, sizeof(dst), "etc/fsprobe/p%d/%s", i, base))
+			ret = -ENAMETOOLONG;
+		if (!ret)
+			ret = fsp_vm_img_file(img, dst, p, 0644);
+		if (!ret && fsp_fmt(dst, sizeof(dst), "/etc/fsprobe/p%d/%s",
+				    i, base))
+			ret = -ENAMETOOLONG;
+		if (!ret)
+			ret = add_arg(&args, &len, dst);
+	}
+	for (i = 0; !ret && i < cli->nr_probes; i++) {
+		ret = add_arg(&args, &len, "-P");
+		if (!ret)
+			ret = add_arg(&args, &len, cli->probes[i]);
+	}
+	if (!ret && cli->jobs) {
+		snprintf(num, sizeof(num), "%d", cli->jobs);
+		ret = add_arg(&args, &len, "-j");
+		if (!ret)
+			ret = add_arg(&args, &len, num);
+	}
+	if (!ret && cli->size_mb) {
+		snprintf(num, sizeof(num), "%lu", cli->size_mb);
+		ret = add_arg(&args, &len, "--size");
+		if (!ret)
+			ret = add_arg(&args, &len, num);
+	}
+	for (i = 0; !ret && i < cli->verbose; i++)
+		ret = add_arg(&args, &len, "-v");
+	if (!ret)
+		ret = fsp_vm_img_data(img, "etc/fsprobe/vm-args",
+				      args ? args : "", len, 0644);
+	if (!ret)
+		ret = fsp_vm_img_data(img, "etc/fsprobe/vm-nonce", nonce,
+				      strlen(nonce), 0644);
+	free(args);
+	return ret;
+}
+
 static void on_signal(int sig)
 {
 	got_signal = sig;
@@ -458,6 +532,11 @@ static int run_vm(struct fsp_cli *cli, struct fsp_vm_mods *m,
 {
 	char cache[PATH_MAX], base[PATH_MAX], initrd[PATH_MAX];
 	char result[PATH_MAX], nonce[32], why[512];
+	struct fsp_vm_guest_in in = {
+		.profile_dir = fsp_profile_dir(),
+		.payload_dir = fsp_payload_dir(),
+		.profiles = cli->profiles, .nr_profiles = cli->nr_profiles,
+	};
 	struct fsp_vm_img img, args;
 	struct json_object *doc;
 	struct boot *b;
@@ -473,7 +552,7 @@ static int run_vm(struct fsp_cli *cli, struct fsp_vm_mods *m,
 	fsp_vm_img_init(&img);
 	fsp_vm_img_init(&args);
 	t0 = fsp_now_ms();
-	ret = fsp_vm_guest_base(&img, cli, m, release);
+	ret = fsp_vm_guest_base(&img, &in, m, release);
 	if (!ret)
 		ret = fsp_vm_img_build(&img, cache, base, sizeof(base), &hit);
 	if (ret) {
@@ -491,7 +570,7 @@ static int run_vm(struct fsp_cli *cli, struct fsp_vm_mods *m,
 	    fsp_fmt(initrd, sizeof(initrd), "%s/initrd", tmp) ||
 	    fsp_fmt(result, sizeof(result), "%s/result", tmp))
 		return FSP_EXIT_USAGE;
-	ret = fsp_vm_guest_args(&args, cli, nonce);
+	ret = guest_args(&args, cli, nonce);
 	if (!ret)
 		ret = fsp_vm_guest_initrd(base, &args, initrd);
 	if (ret) {

@@ -14,6 +14,17 @@
 #include <stdio.h>
 #include <json-c/json.h>
 
+struct fsp_sysinfo;
+
+enum { FSP_EXIT_OK = 0, FSP_EXIT_FAIL = 1, FSP_EXIT_USAGE = 2 };
+
+/* A new document: the environment's keys and an empty "profiles". */
+struct json_object *fsp_doc_new(const struct fsp_sysinfo *si);
+/* 1 if a probe failed or the kernel log showed a splat, else 0. */
+int fsp_doc_exit_status(struct json_object *doc);
+
+/* The table for people: a line per profile, evidence, the summary. */
+int fsp_report_table(FILE *out, struct json_object *doc);
 /* KTAP v1: one subtest per profile, one result line per probe. */
 int fsp_report_ktap(FILE *out, struct json_object *doc);
 /* JUnit XML: one <testsuite> per profile, one <testcase> per probe. */

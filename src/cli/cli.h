@@ -11,10 +11,9 @@
 #include <json-c/json.h>
 
 #include "profile.h"
+#include "report.h"
 #include "runner.h"
 #include "sysinfo.h"
-
-enum { FSP_EXIT_OK = 0, FSP_EXIT_FAIL = 1, FSP_EXIT_USAGE = 2 };
 
 enum fsp_cmd_id {
 	CMD_ENV = 1 << 0, CMD_LIST = 1 << 1, CMD_RUN = 1 << 2,
@@ -75,11 +74,8 @@ int fsp_select_profiles(struct fsp_cli *cli, struct fsp_profile **out,
 			int *nr);
 int fsp_select_cases(struct fsp_cli *cli, struct fsp_run_opts *o);
 
-/* The result document and its renderers. */
-struct json_object *fsp_doc_new(const struct fsp_sysinfo *si);
-int fsp_doc_exit_status(struct json_object *doc);
+/* The document as -f and -o ask (render.c); 0 or the exit code. */
 int fsp_render(const struct fsp_cli *cli, struct json_object *doc);
-int fsp_report_table(FILE *out, struct json_object *doc);
 
 int fsp_cmd_env(struct fsp_cli *cli);
 int fsp_cmd_list(struct fsp_cli *cli);

@@ -123,7 +123,13 @@ int fsp_vm_img_write_fd(struct fsp_vm_img *img, int fd);
 
 /* --- vm_guest.c ------------------------------------------------------ */
 
-struct fsp_cli;
+/* What the guest image is made of besides the kernel's modules. */
+struct fsp_vm_guest_in {
+	const char *profile_dir;	/* the host's profiles, copied */
+	const char *payload_dir;	/* the host's payloads, copied */
+	const char *const *profiles;	/* -p arguments: their tools too */
+	int nr_profiles;
+};
 
 /* The marker lines around the guest's document on its second serial port. */
 #define FSP_VM_MARK "FSPROBE-VM-RESULT"
@@ -133,11 +139,11 @@ struct fsp_cli;
  * busybox, fsprobe, payloads, profiles, host tools, m's modules and
  * config (at boot/config-release).
  */
-int fsp_vm_guest_base(struct fsp_vm_img *img, const struct fsp_cli *cli,
+int fsp_vm_guest_base(struct fsp_vm_img *img,
+		      const struct fsp_vm_guest_in *in,
 		      const struct fsp_vm_mods *m, const char *release);
-/* The run options (one per line), this boot's nonce, -p files. */
-int fsp_vm_guest_args(struct fsp_vm_img *img, const struct fsp_cli *cli,
-		      const char *nonce);
+/* A -p argument that names a file (copied), not a profile by name. */
+int fsp_vm_is_profile_path(const char *s);
 /*
  * The boot's initrd at path: the cached archive base, zero padding to 4
  * bytes (the kernel looks for the next archive there), then args.

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "profile.h"
 #include "mkfs.h"
 #include "util.h"
 #include "vm.h"
@@ -89,7 +89,7 @@ static int is_loadable_elf(const char *path)
 	return ok;
 }
 
-static int is_profile_path(const char *s)
+int fsp_vm_is_profile_path(const char *s)
 {
 	size_t l = strlen(s);
 
@@ -153,7 +153,7 @@ static int add_profile_tools(struct fsp_vm_img *img,
 }
 
 /* The tools every profile (and -p file) needs, as far as the host has them. */
-static int add_tools(struct fsp_vm_img *img, const struct fsp_cli *cli)
+static int add_tools(struct fsp_vm_img *img, const struct fsp_vm_guest_in *in)
 {
 	struct fsp_profile *all = NULL, one;
 	struct fsp_profile_error err;
@@ -163,15 +163,15 @@ static int add_tools(struct fsp_vm_img *img, const struct fsp_cli *cli)
 
 	for (i = 0; !ret && i < FSP_ARRAY_SIZE(tools); i++)
 		ret = add_tool(img, tools[i]);
-	if (!ret && !fsp_profile_load_dir(fsp_profile_dir(), &all, &nr,
+	if (!ret && !fsp_profile_load_dir(in->profile_dir, &all, &nr,
 					  errpath, sizeof(errpath), &err)) {
 		for (k = 0; !ret && k < nr; k++)
 			ret = add_profile_tools(img, &all[k]);
 		fsp_profile_free_all(all, nr);
 	}
-	for (k = 0; !ret && k < cli->nr_profiles; k++) {
-		if (!is_profile_path(cli->profiles[k]) ||
-		    fsp_profile_load(cli->profiles[k], &one, &err))
+	for (k = 0; !ret && k < in->nr_profiles; k++) {
+		if (!fsp_vm_is_profile_path(in->profiles[k]) ||
+		    fsp_profile_load(in->profiles[k], &one, &err))
 			continue;
 		ret = add_profile_tools(img, &one);
 		fsp_profile_free(&one);
@@ -180,7 +180,7 @@ static int add_tools(struct fsp_vm_img *img, const struct fsp_cli *cli)
 }
 
 /* Everything but the run options: the part worth caching. */
-int fsp_vm_guest_base(struct fsp_vm_img *img, const struct fsp_cli *cli,
+int fsp_vm_guest_base(struct fsp_vm_img *img, const struct fsp_vm_guest_in *in,
 		      const struct fsp_vm_mods *m, const char *release)
 {
 	static const char *const dirs[] = {
@@ -218,11 +218,11 @@ int fsp_vm_guest_base(struct fsp_vm_img *img, const struct fsp_cli *cli,
 	if (!ret)
 		ret = fsp_vm_img_elf(img, "usr/sbin/fsprobe", self);
 	if (!ret)
-		ret = add_dir_files(img, fsp_payload_dir(), GUEST_PAYLOADS, 1);
+		ret = add_dir_files(img, in->payload_dir, GUEST_PAYLOADS, 1);
 	if (!ret)
-		ret = add_dir_files(img, fsp_profile_dir(), GUEST_PROFILES, 0);
+		ret = add_dir_files(img, in->profile_dir, GUEST_PROFILES, 0);
 	if (!ret)
-		ret = add_tools(img, cli);
+		ret = add_tools(img, in);
 	for (i = 0; !ret && i < FSP_ARRAY_SIZE(host_files); i++)
 		if (!access(host_files[i], X_OK))
 			ret = fsp_vm_img_elf(img, host_files[i], host_files[i]);
@@ -248,80 +248,6 @@ int fsp_vm_guest_base(struct fsp_vm_img *img, const struct fsp_cli *cli,
 		ret = fsp_vm_img_data(img, "lib/modules/order",
 				      order ? order : "", olen, 0644);
 	free(order);
-	return ret;
-}
-
-static int add_arg(char **buf, size_t *len, const char *a)
-{
-	size_t l = strlen(a);
-	char *nb;
-
-	if (strchr(a, '\n'))
-		return -EINVAL;
-	nb = realloc(*buf, *len + l + 2);
-	if (!nb)
-		return -ENOMEM;
-	memcpy(nb + *len, a, l);
-	nb[*len + l] = '\n';
-	*len += l + 1;
-	nb[*len] = '\0';
-	*buf = nb;
-	return 0;
-}
-
-/* The run options as the guest's fsprobe takes them; -p files copied. */
-int fsp_vm_guest_args(struct fsp_vm_img *img, const struct fsp_cli *cli,
-		      const char *nonce)
-{
-	char *args = NULL, num[32], dst[PATH_MAX];
-	size_t len = 0;
-	int i, ret = 0;
-
-	for (i = 0; !ret && i < cli->nr_profiles; i++) {
-		const char *p = cli->profiles[i];
-		const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
-
-		ret = add_arg(&args, &len, "-p");
-		if (ret || !is_profile_path(p)) {
-			ret = ret ? ret : add_arg(&args, &len, p);
-			continue;
-		}
-		if (fsp_fmt(dst, sizeof(dst), "etc/fsprobe/p%d/%s", i, base))
-			ret = -ENAMETOOLONG;
-		if (!ret)
-			ret = fsp_vm_img_file(img, dst, p, 0644);
-		if (!ret && fsp_fmt(dst, sizeof(dst), "/etc/fsprobe/p%d/%s",
-				    i, base))
-			ret = -ENAMETOOLONG;
-		if (!ret)
-			ret = add_arg(&args, &len, dst);
-	}
-	for (i = 0; !ret && i < cli->nr_probes; i++) {
-		ret = add_arg(&args, &len, "-P");
-		if (!ret)
-			ret = add_arg(&args, &len, cli->probes[i]);
-	}
-	if (!ret && cli->jobs) {
-		snprintf(num, sizeof(num), "%d", cli->jobs);
-		ret = add_arg(&args, &len, "-j");
-		if (!ret)
-			ret = add_arg(&args, &len, num);
-	}
-	if (!ret && cli->size_mb) {
-		snprintf(num, sizeof(num), "%lu", cli->size_mb);
-		ret = add_arg(&args, &len, "--size");
-		if (!ret)
-			ret = add_arg(&args, &len, num);
-	}
-	for (i = 0; !ret && i < cli->verbose; i++)
-		ret = add_arg(&args, &len, "-v");
-	if (!ret)
-		ret = fsp_vm_img_data(img, "etc/fsprobe/vm-args",
-				      args ? args : "", len, 0644);
-	if (!ret)
-		ret = fsp_vm_img_data(img, "etc/fsprobe/vm-nonce", nonce,
-				      strlen(nonce), 0644);
-	free(args);
 	return ret;
 }
 
