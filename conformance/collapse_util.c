@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * collapse_util.c - the `collapse` route (DESIGN.md §1.1) measured without
+ * collapse_util.c - the `collapse` route (docs/verdicts.md) measured without
  * any hint: a cold file is faulted in small folios (MADV_POPULATE_READ of
  * an unhinted MAP_PRIVATE mapping of an O_RDONLY fd), then MADV_COLLAPSE
  * asks for PMD folios. Before and after: FilePmdMapped (ShmemPmdMapped on

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fault_pmd.c - the `fault` route (DESIGN.md §1.1): a cold 4 MiB file is
+ * fault_pmd.c - the `fault` route (docs/verdicts.md): a cold 4 MiB file is
  * mapped PROT_READ|PROT_EXEC, MAP_PRIVATE at a 2 MiB-aligned address,
  * MADV_HUGEPAGE, MADV_POPULATE_READ; smaps FilePmdMapped of that VMA says
  * whether the fault/readahead path built PMD folios. The same file, made

@@ -2,7 +2,7 @@
 /*
  * payload_util.c - run the large-text payloads on the filesystem under
  * test. The first mapping that faults a cold file decides its folio
- * sizes (DESIGN.md §7), and a binary's text is faulted by the loader
+ * sizes (docs/probes.md), and a binary's text is faulted by the loader
  * before the binary can madvise it; so each probe reports a `cold` run
  * (the binary alone) and a `warmed` run (its file made cold again, then
  * populated through a hinted mapping, then exec'd).

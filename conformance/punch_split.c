@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * punch_split.c - hole punch inside a large folio (DESIGN.md §1.3). A cold
+ * punch_split.c - hole punch inside a large folio (docs/probes.md). A cold
  * 4 MiB pattern file is faulted through a hinted MAP_SHARED mapping (PMD
  * folios where the FS builds them), then another fd punches 1 MiB at
  * 2.5 MiB with FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE: the middle of

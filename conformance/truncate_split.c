@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * truncate_split.c - partial truncate over a large folio (DESIGN.md §1.3).
+ * truncate_split.c - partial truncate over a large folio (docs/probes.md).
  * A cold 4 MiB pattern file is faulted through a hinted MAP_SHARED
  * mapping, so its cache is in the largest folios the fault path builds
  * (PMD on ext4/xfs); then, while it stays mapped, another fd truncates it

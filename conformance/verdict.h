@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * verdict.h - the verdict rules of DESIGN.md §2, derived from measured
+ * verdict.h - the verdict rules of docs/verdicts.md, derived from measured
  * probe facts only: nothing here knows any filesystem by name.
  */
 #ifndef FSP_VERDICT_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * write_open.c - what happens when a file whose text is PMD-mapped is
- * opened for write (DESIGN.md §1.3). A cold 4 MiB file is mapped
+ * opened for write (docs/probes.md). A cold 4 MiB file is mapped
  * PROT_READ|PROT_EXEC, MAP_PRIVATE with MADV_HUGEPAGE and faulted in; then
  * another fd opens it O_RDWR. Measured: whether the open is allowed,
  * FilePmdMapped and page-cache residency before and after it (kernels

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * journal.h - the run directory and its journal (DESIGN.md §6). Every
+ * journal.h - the run directory and its journal (docs/safety.md). Every
  * resource a run creates (image, loop device, mount, knob, tracefs
  * instance) is written to the journal *before* it is created, so that
  * `fsprobe cleanup` or the next run can unwind exactly what a killed run

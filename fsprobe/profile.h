@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * profile.h - mkfs/mount profiles: one `key = value` file per filesystem
- * configuration (DESIGN.md §5). Parsing is strict: unknown keys, duplicate
+ * configuration (docs/extending.md). Parsing is strict: unknown keys, duplicate
  * keys, bad sizes and anything that names a device are errors that carry
  * the file and line, so a typo never silently changes what is tested.
  */

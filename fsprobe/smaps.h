@@ -2,7 +2,7 @@
 /*
  * smaps.h - the smaps entry of one VMA: the counters that say whether a
  * file mapping is PMD-mapped (FilePmdMapped, ShmemPmdMapped) and its Rss.
- * THPeligible is read but, as DESIGN.md §7 says, predicts nothing.
+ * THPeligible is read but, as docs/probes.md says, predicts nothing.
  */
 #ifndef FSP_SMAPS_H
 #define FSP_SMAPS_H

@@ -35,7 +35,7 @@ json_assert "$J" "ev('tmpfs-huge-never', 'fault-pmd')['shmem_pmd_mapped_kb'] == 
 json_assert "$J" "all((x['verdict'] in ('pmd', 'shmem-pmd')) == any(v > 0 for pr in x['probes'] if pr['name'] == 'fault-pmd' for k, v in pr['evidence'].items() if k.endswith('pmd_mapped_kb') or k.endswith('pmd_mapped_kb_nohint')) for x in d['profiles'])" \
 	"every verdict agrees with its fault-pmd evidence"
 json_assert "$J" "all(set(['name','fs','mkfs','mount_options','verdict','route','max_order','reason','probes','timing_ms']) <= set(x) for x in d['profiles'])" \
-	"every profile has the DESIGN.md keys"
+	"every profile has the docs/json.md keys"
 # mkfs zeroes the xfs log and the ext4 journal with ZERO_RANGE: allocated
 # blocks in the image until fsprobe punches them (a hole reads the same).
 if [ "$(stat -f -c %T "$TEST_BASE")" = tmpfs ]; then

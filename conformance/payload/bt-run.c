@@ -255,7 +255,7 @@ static unsigned long work(unsigned long x, unsigned long rounds,
 }
 
 /*
- * The "warmed" start of DESIGN.md §7: the first mapping to fault a cold
+ * The "warmed" start of docs/probes.md: the first mapping to fault a cold
  * file decides its folio sizes, so map FILE with MADV_HUGEPAGE and populate
  * it; a later exec / dlopen of FILE then finds PMD folios in the cache.
  */

@@ -13,7 +13,7 @@
 # The sizes live here, not in the Makefile, so that changing them rebuilds
 # (the generated files depend on this script). 1024 x 80 blocks is ~4.9 MiB
 # of x86_64 -O0 code (gcc 12): a text segment over two full 2 MiB extents,
-# above the 4 MiB DESIGN.md asks for with ~20% margin for other compilers'
+# above the 4 MiB docs/probes.md asks for with ~20% margin for other compilers'
 # code size. Every probe run reads it from disk twice, so it is no bigger.
 
 function rnd() {

@@ -24,7 +24,7 @@
 
 enum { FAM_FILE = 1, FAM_SHMEM };
 
-/* The verdict ranking (DESIGN.md §2), higher is better. */
+/* The verdict ranking (docs/verdicts.md), higher is better. */
 static const struct verdict_rank {
 	const char *name;
 	int family;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * doc.c - the result document (DESIGN.md §4) and its rendering. Every
+ * doc.c - the result document (docs/json.md) and its rendering. Every
  * output format is rendered from this one json-c document, so table,
  * JSON, KTAP and JUnit cannot disagree about what was measured.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report.h - renderers that work on the result document (a json-c tree
- * of exactly the shape of DESIGN.md §4): KTAP and JUnit output, the
+ * of exactly the shape of docs/json.md): KTAP and JUnit output, the
  * `fsprobe compare` report and the loader that reads a saved document
  * back. They only read the document, tolerate missing optional keys
  * (reason, evidence, timing, null orders), write to the FILE given and
