@@ -6,7 +6,8 @@
  * numbering per level, SKIP/ERROR directives, no '#' in names, one line
  * per item), JUnit counts and escaping of hostile text (markup, control
  * characters, invalid UTF-8), compare's verdict lines and its worse flag,
- * and the loader's messages for broken documents.
+ * the table's verdict and summary lines, and the loader's messages for
+ * broken documents.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -291,6 +292,51 @@ static void test_ktap(struct fsp_res_doc *new, struct fsp_res_doc *old, struct f
 			"bell [0m tab newline ]]> \xc3\xa9t\xc3\xa9 " ARROW),
 	       "ktap: an error reason stays on its result line");
 	free(k);
+}
+
+/* The table for people: header, a verdict line per profile, summary. */
+static void test_table(const struct fsp_res_doc *new,
+		       const struct fsp_res_doc *old)
+{
+	char *t;
+	int ret;
+
+	t = render(fsp_report_table, new, &ret);
+	tap_ok(t && !ret, "table 6.18 renders");
+	if (!t)
+		return;
+	tap_ok(has_line(t, "fsprobe 0.1.0 on Linux 6.18.0 x86_64, page size "
+			"4096, PMD order 9"), "table: header line");
+	tap_ok(has_line(t, "xfs-default            xfs      pmd                "
+			"fault          r=9 f=9   "), "table: xfs verdict line");
+	tap_ok(has_line(t, "btrfs-default          btrfs    base               "
+			"-              r=0 f=0   only order-0 folios observed"),
+	       "table: btrfs verdict line with its reason");
+	tap_ok(has_line(t, "tmpfs-huge-always      tmpfs    shmem-pmd          "
+			"shmem          r=9 f=9   "), "table: tmpfs verdict line");
+	tap_ok(has_line(t, "  FAIL  truncate-split   EOF page not zeroed past "
+			"the cut: byte 5246977 reads 0xa5, want 0x00"),
+	       "table: a failed probe in capitals with its reason");
+	tap_ok(has_line(t, "  keep PMD text without READ_ONLY_THP_FOR_FS "
+			"(fault route): ext4-default, xfs-default") &&
+	       has_line(t, "  never reached PMD here: btrfs-default (base), "
+			"squashfs-xz (base)") &&
+	       has_line(t, "  tmpfs: tmpfs-huge-always (shmem-pmd)") &&
+	       has_line(t, "  not measured: erofs-lz4 (skip)"),
+	       "table 6.18: summary");
+	tap_ok(has_line(t, "  probes: 23 pass, 1 fail, 15 skip"),
+	       "table 6.18: probe counts");
+	free(t);
+	t = render(fsp_report_table, old, &ret);
+	tap_ok(t && !ret && has_line(t, "THP enabled=madvise shmem_enabled="
+				     "never; CONFIG_READ_ONLY_THP_FOR_FS =y") &&
+	       has_line(t, "  lose PMD text when READ_ONLY_THP_FOR_FS goes "
+			"(collapse only): ext4-default, btrfs-default"),
+	       "table 6.12: READ_ONLY_THP_FOR_FS and collapse-only summary");
+	free(t);
+	t = render(fsp_report_table, NULL, &ret);
+	TAP_EQ_LONG(ret, -EINVAL, "table: no document");
+	free(t);
 }
 
 static void test_junit(struct fsp_res_doc *new, struct fsp_res_doc *esc)
@@ -632,6 +678,7 @@ int main(void)
 	}
 	test_ktap(new, old, esc);
 	test_junit(new, esc);
+	test_table(new, old);
 	test_tolerant();
 	test_compare(new, old);
 	test_load();
