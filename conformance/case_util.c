@@ -25,16 +25,6 @@
 #define MADV_POPULATE_READ 22	/* Linux 5.14, 4ca9b3859dac */
 #endif
 
-const char *fsp_outcome_name(enum fsp_outcome o)
-{
-	static const char *const names[] = {
-		[FSP_PASS] = "pass", [FSP_FAIL] = "fail",
-		[FSP_SKIP] = "skip", [FSP_ERROR] = "error",
-	};
-
-	return names[o];
-}
-
 void fsp_probe_init(struct fsp_probe *p, const struct fsp_case *c)
 {
 	memset(p, 0, sizeof(*p));

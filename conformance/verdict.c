@@ -12,6 +12,75 @@
 
 #include "verdict.h"
 
+static const struct fsp_verdict_info verdicts[] = {
+	[FSP_V_PMD] = { "pmd", 4, FSP_FAM_FILE,
+		"PMD-order folios reached on the fault route" },
+	[FSP_V_PMD_COLLAPSE_ONLY] = { "pmd-collapse-only", 3, FSP_FAM_FILE,
+		"PMD only via collapse: loses huge text when "
+		"READ_ONLY_THP_FOR_FS goes" },
+	[FSP_V_LARGE] = { "large", 2, FSP_FAM_FILE,
+		"large folios, largest observed order < PMD order" },
+	[FSP_V_BASE] = { "base", 1, FSP_FAM_FILE, "order-0 folios only" },
+	[FSP_V_SHMEM_PMD] = { "shmem-pmd", 2, FSP_FAM_SHMEM,
+		"tmpfs: PMD-order folios reached" },
+	[FSP_V_SHMEM_BASE] = { "shmem-base", 1, FSP_FAM_SHMEM,
+		"tmpfs: no PMD-order folio" },
+	[FSP_V_SKIP] = { "skip", 0, FSP_FAM_NONE,
+		"could not be tested; the reason says why" },
+	[FSP_V_ERROR] = { "error", 0, FSP_FAM_NONE,
+		"the harness failed; the reason says where" },
+	[FSP_V_OTHER] = { NULL, 0, FSP_FAM_NONE, "not a verdict fsprobe knows" },
+};
+
+static const char *const outcomes[FSP_NR_OUTCOMES] = {
+	[FSP_PASS] = "pass", [FSP_FAIL] = "fail",
+	[FSP_SKIP] = "skip", [FSP_ERROR] = "error",
+};
+
+const char *const fsp_route_names[FSP_NR_ROUTES] = {
+	"fault", "collapse", "shmem",
+};
+
+const struct fsp_verdict_info *fsp_verdict_info(enum fsp_verdict_id v)
+{
+	return &verdicts[v <= FSP_V_OTHER ? v : FSP_V_OTHER];
+}
+
+const char *fsp_verdict_name(enum fsp_verdict_id v)
+{
+	return fsp_verdict_info(v)->name;
+}
+
+enum fsp_verdict_id fsp_verdict_lookup(const char *name)
+{
+	int v;
+
+	for (v = FSP_V_PMD; v < FSP_V_OTHER; v++)
+		if (!strcmp(verdicts[v].name, name))
+			return v;
+	return FSP_V_OTHER;
+}
+
+int fsp_verdict_measured(enum fsp_verdict_id v)
+{
+	return fsp_verdict_info(v)->family != FSP_FAM_NONE;
+}
+
+const char *fsp_outcome_name(enum fsp_outcome o)
+{
+	return (unsigned int)o < FSP_NR_OUTCOMES ? outcomes[o] : NULL;
+}
+
+enum fsp_outcome fsp_outcome_lookup(const char *name)
+{
+	int o;
+
+	for (o = 0; o < FSP_NR_OUTCOMES; o++)
+		if (!strcmp(outcomes[o], name))
+			return o;
+	return FSP_NR_OUTCOMES;
+}
+
 void fsp_verdict_derive(const struct fsp_probe *probes, int nr, int shmem,
 			int pmd_order, struct fsp_verdict *v)
 {
@@ -45,33 +114,33 @@ void fsp_verdict_derive(const struct fsp_probe *probes, int nr, int shmem,
 	if (shmem) {
 		v->verdict = v->routes & FSP_ROUTE_SHMEM ||
 			     (pmd_order > 0 && largest >= pmd_order) ?
-			     "shmem-pmd" : "shmem-base";
+			     FSP_V_SHMEM_PMD : FSP_V_SHMEM_BASE;
 		if (!measured) {
-			v->verdict = "skip";
+			v->verdict = FSP_V_SKIP;
 			snprintf(v->reason, sizeof(v->reason),
 				 "no reach probe ran");
 		}
 		return;
 	}
 	if (v->routes & FSP_ROUTE_FAULT) {
-		v->verdict = "pmd";
+		v->verdict = FSP_V_PMD;
 	} else if (v->routes & FSP_ROUTE_COLLAPSE) {
-		v->verdict = "pmd-collapse-only";
+		v->verdict = FSP_V_PMD_COLLAPSE_ONLY;
 		snprintf(v->reason, sizeof(v->reason),
 			 "PMD only through MADV_COLLAPSE: huge text is lost "
 			 "when READ_ONLY_THP_FOR_FS goes");
 	} else if (largest > 0) {
-		v->verdict = "large";
+		v->verdict = FSP_V_LARGE;
 		snprintf(v->reason, sizeof(v->reason),
 			 "largest folio order observed %d < PMD order %d",
 			 largest, pmd_order);
 	} else if (largest == 0 || measured) {
-		v->verdict = "base";
+		v->verdict = FSP_V_BASE;
 		snprintf(v->reason, sizeof(v->reason), largest == 0 ?
 			 "only order-0 folios observed" :
 			 "no PMD mapping; folio orders not measured");
 	} else {
-		v->verdict = "skip";
+		v->verdict = FSP_V_SKIP;
 		snprintf(v->reason, sizeof(v->reason),
 			 "no reach probe ran (select fault-pmd or read-order)");
 	}

@@ -21,7 +21,7 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
-	struct json_object *a = NULL, *b = NULL;
+	struct fsp_res_doc *a = NULL, *b = NULL;
 	char err[512];
 	int ret, worse = 0;
 
@@ -38,16 +38,16 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "compare") && argc == 4) {
 		if (fsp_doc_load(argv[3], &b, err, sizeof(err))) {
 			fprintf(stderr, "render: %s\n", err);
-			json_object_put(a);
+			fsp_res_doc_free(a);
 			return 2;
 		}
 		ret = fsp_compare(stdout, a, b, &worse);
 	} else {
-		json_object_put(a);
+		fsp_res_doc_free(a);
 		return usage();
 	}
-	json_object_put(a);
-	json_object_put(b);
+	fsp_res_doc_free(a);
+	fsp_res_doc_free(b);
 	if (fflush(stdout) || ret) {
 		fprintf(stderr, "render: %s\n", strerror(ret ? -ret : EIO));
 		return 2;

@@ -6,7 +6,8 @@
  * numbering per level, SKIP/ERROR directives, no '#' in names, one line
  * per item), JUnit counts and escaping of hostile text (markup, control
  * characters, invalid UTF-8), compare's verdict lines and its worse flag,
- * and the loader's messages for broken documents.
+ * the table's verdict and summary lines, and the loader's messages for
+ * broken documents.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,9 +23,9 @@
 
 static char datadir[4096];
 
-static struct json_object *load(const char *name)
+static struct fsp_res_doc *load(const char *name)
 {
-	struct json_object *doc = NULL;
+	struct fsp_res_doc *doc = NULL;
 	char path[4200], err[512];
 	int ret;
 
@@ -35,10 +36,22 @@ static struct json_object *load(const char *name)
 	return doc;
 }
 
-typedef int (*render_fn)(FILE *out, struct json_object *doc);
+typedef int (*render_fn)(FILE *out, const struct fsp_res_doc *doc);
+
+/* A json-c tree through the decoder (consumes obj); NULL if it fails. */
+static struct fsp_res_doc *decode(struct json_object *obj)
+{
+	struct fsp_res_doc *doc = NULL;
+	char err[512];
+
+	if (fsp_res_doc_decode(obj, "test", &doc, err, sizeof(err)))
+		tap_diag("decode: %s", err);
+	json_object_put(obj);
+	return doc;
+}
 
 /* Render doc to a malloc'd string; *ret gets the renderer's return. */
-static char *render(render_fn fn, struct json_object *doc, int *ret)
+static char *render(render_fn fn, const struct fsp_res_doc *doc, int *ret)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -51,7 +64,7 @@ static char *render(render_fn fn, struct json_object *doc, int *ret)
 	return buf;
 }
 
-static char *compare(struct json_object *a, struct json_object *b,
+static char *compare(const struct fsp_res_doc *a, const struct fsp_res_doc *b,
 		     int *worse, int *ret)
 {
 	char *buf = NULL;
@@ -204,8 +217,7 @@ bad:
 	return -1;
 }
 
-static void test_ktap(struct json_object *new, struct json_object *old,
-		      struct json_object *esc)
+static void test_ktap(struct fsp_res_doc *new, struct fsp_res_doc *old, struct fsp_res_doc *esc)
 {
 	char *k, why[64];
 	int ret;
@@ -282,9 +294,55 @@ static void test_ktap(struct json_object *new, struct json_object *old,
 	free(k);
 }
 
-static void test_junit(struct json_object *new, struct json_object *esc)
+/* The table for people: header, a verdict line per profile, summary. */
+static void test_table(const struct fsp_res_doc *new,
+		       const struct fsp_res_doc *old)
+{
+	char *t;
+	int ret;
+
+	t = render(fsp_report_table, new, &ret);
+	tap_ok(t && !ret, "table 6.18 renders");
+	if (!t)
+		return;
+	tap_ok(has_line(t, "fsprobe 0.1.0 on Linux 6.18.0 x86_64, page size "
+			"4096, PMD order 9"), "table: header line");
+	tap_ok(has_line(t, "xfs-default            xfs      pmd                "
+			"fault          r=9 f=9   "), "table: xfs verdict line");
+	tap_ok(has_line(t, "btrfs-default          btrfs    base               "
+			"-              r=0 f=0   only order-0 folios observed"),
+	       "table: btrfs verdict line with its reason");
+	tap_ok(has_line(t, "tmpfs-huge-always      tmpfs    shmem-pmd          "
+			"shmem          r=9 f=9   "), "table: tmpfs verdict line");
+	tap_ok(has_line(t, "  FAIL  truncate-split   EOF page not zeroed past "
+			"the cut: byte 5246977 reads 0xa5, want 0x00"),
+	       "table: a failed probe in capitals with its reason");
+	tap_ok(has_line(t, "  keep PMD text without READ_ONLY_THP_FOR_FS "
+			"(fault route): ext4-default, xfs-default") &&
+	       has_line(t, "  never reached PMD here: btrfs-default (base), "
+			"squashfs-xz (base)") &&
+	       has_line(t, "  tmpfs: tmpfs-huge-always (shmem-pmd)") &&
+	       has_line(t, "  not measured: erofs-lz4 (skip)"),
+	       "table 6.18: summary");
+	tap_ok(has_line(t, "  probes: 23 pass, 1 fail, 15 skip"),
+	       "table 6.18: probe counts");
+	free(t);
+	t = render(fsp_report_table, old, &ret);
+	tap_ok(t && !ret && has_line(t, "THP enabled=madvise shmem_enabled="
+				     "never; CONFIG_READ_ONLY_THP_FOR_FS =y") &&
+	       has_line(t, "  lose PMD text when READ_ONLY_THP_FOR_FS goes "
+			"(collapse only): ext4-default, btrfs-default"),
+	       "table 6.12: READ_ONLY_THP_FOR_FS and collapse-only summary");
+	free(t);
+	t = render(fsp_report_table, NULL, &ret);
+	TAP_EQ_LONG(ret, -EINVAL, "table: no document");
+	free(t);
+}
+
+static void test_junit(struct fsp_res_doc *new, struct fsp_res_doc *esc)
 {
 	struct json_object *doc, *pr, *ev, *profs;
+	struct fsp_res_doc *m;
 	char *x;
 	int ret;
 
@@ -347,9 +405,7 @@ static void test_junit(struct json_object *new, struct json_object *esc)
 	free(x);
 
 	/* Bytes no JSON file of ours holds: broken UTF-8, U+FFFE, dots. */
-	doc = NULL;
-	if (json_object_deep_copy(esc, &doc, NULL))
-		return;
+	doc = fsp_res_doc_json(esc);
 	profs = fsp_json_get(doc, "profiles");
 	pr = json_object_array_get_idx(fsp_json_get(
 		json_object_array_get_idx(profs, 0), "probes"), 0);
@@ -359,7 +415,8 @@ static void test_junit(struct json_object *new, struct json_object *esc)
 		"\xe2\x82|ok\xf0\x9f\x90\xa7"));
 	json_object_object_add(json_object_array_get_idx(profs, 1), "name",
 			       json_object_new_string("ext4.1k"));
-	x = render(fsp_report_junit, doc, &ret);
+	m = decode(doc);
+	x = render(fsp_report_junit, m, &ret);
 	tap_ok(x && valid_utf8((unsigned char *)x) &&
 	       strstr(x, "raw: " R "|" R R "|" R "|" R "|" R R R R "|" R R
 		      "|ok") &&
@@ -369,17 +426,17 @@ static void test_junit(struct json_object *new, struct json_object *esc)
 	       strstr(x, "<testsuite name=\"ext4.1k\""),
 	       "junit: dots in classname only become '_'");
 	free(x);
-	json_object_put(doc);
+	fsp_res_doc_free(m);
 }
 
 static void test_tolerant(void)
 {
-	struct json_object *doc = json_tokener_parse(
+	struct fsp_res_doc *doc = decode(json_tokener_parse(
 		"{\"fsprobe\":\"0\",\"kernel\":\"k\",\"profiles\":[{\"name\":"
 		"\"p\",\"verdict\":\"pmd\",\"max_order\":{\"read\":null},"
-		"\"probes\":[{\"name\":\"a\",\"result\":\"pass\"}]}]}");
-	struct json_object *empty = json_tokener_parse(
-		"{\"fsprobe\":\"0\",\"kernel\":\"k\",\"profiles\":[]}");
+		"\"probes\":[{\"name\":\"a\",\"result\":\"pass\"}]}]}"));
+	struct fsp_res_doc *empty = decode(json_tokener_parse(
+		"{\"fsprobe\":\"0\",\"kernel\":\"k\",\"profiles\":[]}"));
 	char *k, *x;
 	int r1, r2;
 
@@ -403,13 +460,15 @@ static void test_tolerant(void)
 	k = render(fsp_report_ktap, NULL, &r1);
 	TAP_EQ_LONG(r1, -EINVAL, "ktap: no document");
 	free(k);
-	json_object_put(doc);
-	json_object_put(empty);
+	fsp_res_doc_free(doc);
+	fsp_res_doc_free(empty);
 }
 
-static void set_verdict(struct json_object *doc, const char *profile,
-			const char *verdict)
+/* A copy of doc with profile's verdict set (through the JSON). */
+static struct fsp_res_doc *set_verdict(const struct fsp_res_doc *from, const char *profile,
+		       const char *verdict)
 {
+	struct json_object *doc = fsp_res_doc_json(from);
 	struct json_object *profs = fsp_json_get(doc, "profiles");
 	size_t i;
 
@@ -420,11 +479,12 @@ static void set_verdict(struct json_object *doc, const char *profile,
 			json_object_object_add(p, "verdict",
 					       json_object_new_string(verdict));
 	}
+	return decode(doc);
 }
 
-static void test_compare(struct json_object *new, struct json_object *old)
+static void test_compare(struct fsp_res_doc *new, struct fsp_res_doc *old)
 {
-	struct json_object *copy = NULL;
+	struct fsp_res_doc *copy = NULL;
 	int worse = -1, ret;
 	char *c;
 
@@ -463,9 +523,7 @@ static void test_compare(struct json_object *new, struct json_object *old)
 	       "compare: summary");
 	free(c);
 
-	copy = NULL;
-	json_object_deep_copy(new, &copy, NULL);
-	set_verdict(copy, "xfs-default", "base");
+	copy = set_verdict(new, "xfs-default", "base");
 	c = compare(new, copy, &worse, &ret);
 	TAP_EQ_LONG(worse, 1, "compare pmd -> base: worse");
 	tap_ok(c && !ret && has_line(c, "  xfs-default: pmd " ARROW
@@ -475,7 +533,7 @@ static void test_compare(struct json_object *new, struct json_object *old)
 			     "(pmd " ARROW " base)"),
 	       "compare: lose PMD text names xfs-default");
 	free(c);
-	json_object_put(copy);
+	fsp_res_doc_free(copy);
 
 	c = compare(new, new, &worse, &ret);
 	TAP_EQ_LONG(worse, 0, "compare equal documents: not worse");
@@ -484,10 +542,13 @@ static void test_compare(struct json_object *new, struct json_object *old)
 	       !strstr(c, ARROW " fail"), "compare equal: all unchanged");
 	free(c);
 
-	copy = NULL;
-	json_object_deep_copy(new, &copy, NULL);
-	set_verdict(copy, "ext4-default", "skip");
-	set_verdict(copy, "tmpfs-huge-always", "error");
+	copy = set_verdict(new, "ext4-default", "skip");
+	{
+		struct fsp_res_doc *c2 = set_verdict(copy, "tmpfs-huge-always", "error");
+
+		fsp_res_doc_free(copy);
+		copy = c2;
+	}
 	c = compare(new, copy, &worse, &ret);
 	TAP_EQ_LONG(worse, 0, "compare pmd -> skip: not measured, not worse");
 	tap_ok(c && strstr(c, "\n  ext4-default: pmd " ARROW " skip (not "
@@ -497,7 +558,7 @@ static void test_compare(struct json_object *new, struct json_object *old)
 		      "tmpfs-huge-always (shmem-pmd " ARROW " error)"),
 	       "compare: skip/error transitions reported as not measured");
 	free(c);
-	json_object_put(copy);
+	fsp_res_doc_free(copy);
 
 	c = compare(new, old, &worse, &ret);
 	TAP_EQ_LONG(worse, 1, "compare 6.18 -> 6.12: worse");
@@ -513,7 +574,7 @@ static void test_compare(struct json_object *new, struct json_object *old)
 
 /* Write text to a temporary file and load it; the message in err. */
 static int load_text(const char *text, char *path, size_t plen,
-		     char *err, size_t elen, struct json_object **doc)
+		     char *err, size_t elen, struct fsp_res_doc **doc)
 {
 	const char *tmp = getenv("TMPDIR");
 	FILE *f;
@@ -531,7 +592,7 @@ static int load_text(const char *text, char *path, size_t plen,
 	}
 	fputs(text, f);
 	fclose(f);
-	*doc = (struct json_object *)1;
+	*doc = (struct fsp_res_doc *)1;
 	ret = fsp_doc_load(path, doc, err, elen);
 	unlink(path);
 	return ret;
@@ -540,7 +601,7 @@ static int load_text(const char *text, char *path, size_t plen,
 static void expect_load_error(const char *text, const char *msg,
 			      const char *what)
 {
-	struct json_object *doc;
+	struct fsp_res_doc *doc;
 	char path[4200], err[512];
 	int ret;
 
@@ -552,7 +613,7 @@ static void expect_load_error(const char *text, const char *msg,
 
 static void test_load(void)
 {
-	struct json_object *doc = (struct json_object *)1;
+	struct fsp_res_doc *doc = (struct fsp_res_doc *)1;
 	char err[512], path[4200];
 	int ret;
 
@@ -595,12 +656,12 @@ static void test_load(void)
 			"\"not root\"}]}\n", path, sizeof(path), err,
 			sizeof(err), &doc);
 	tap_ok(!ret && doc, "load: a skipped profile may have no probes");
-	json_object_put(doc);
+	fsp_res_doc_free(doc);
 }
 
 int main(void)
 {
-	struct json_object *new, *old, *esc;
+	struct fsp_res_doc *new, *old, *esc;
 	const char *src = getenv("FSP_TEST_DATA");
 
 	if (src && *src)
@@ -617,11 +678,12 @@ int main(void)
 	}
 	test_ktap(new, old, esc);
 	test_junit(new, esc);
+	test_table(new, old);
 	test_tolerant();
 	test_compare(new, old);
 	test_load();
-	json_object_put(new);
-	json_object_put(old);
-	json_object_put(esc);
+	fsp_res_doc_free(new);
+	fsp_res_doc_free(old);
+	fsp_res_doc_free(esc);
 	return tap_done();
 }

@@ -75,7 +75,7 @@ int fsp_select_profiles(struct fsp_cli *cli, struct fsp_profile **out,
 int fsp_select_cases(struct fsp_cli *cli, struct fsp_run_opts *o);
 
 /* The document as -f and -o ask (render.c); 0 or the exit code. */
-int fsp_render(const struct fsp_cli *cli, struct json_object *doc);
+int fsp_render(const struct fsp_cli *cli, const struct fsp_res_doc *doc);
 
 int fsp_cmd_env(struct fsp_cli *cli);
 int fsp_cmd_list(struct fsp_cli *cli);

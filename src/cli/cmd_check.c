@@ -14,7 +14,8 @@
 
 int fsp_cmd_check(struct fsp_cli *cli)
 {
-	struct json_object *doc, *arr;
+	struct fsp_res_profile *p;
+	struct fsp_res_doc *doc;
 	struct fsp_run_opts o = { 0 };
 	struct fsp_sysinfo si;
 	struct stat st;
@@ -39,31 +40,36 @@ int fsp_cmd_check(struct fsp_cli *cli)
 		return ret;
 	o.payload_dir = fsp_payload_dir();
 	fsp_sysinfo_read(&si);
-	doc = fsp_doc_new(&si);
-	json_object_object_get_ex(doc, "profiles", &arr);
-	json_object_array_add(arr, fsp_run_dir(cli->args[0], &o, &si));
+	doc = fsp_res_doc_new(&si);
+	p = doc ? fsp_res_add_profile(doc) : NULL;
+	if (!p) {
+		fsp_warn("out of memory");
+		fsp_res_doc_free(doc);
+		return FSP_EXIT_USAGE;
+	}
+	fsp_run_dir(cli->args[0], &o, &si, p);
 	ret = fsp_render(cli, doc);
 	if (!ret)
 		ret = fsp_doc_exit_status(doc);
-	json_object_put(doc);
+	fsp_res_doc_free(doc);
 	return ret;
 }
 
 int fsp_cmd_compare(struct fsp_cli *cli)
 {
-	struct json_object *a = NULL, *b = NULL;
+	struct fsp_res_doc *a = NULL, *b = NULL;
 	char err[512];
 	int worse = 0, ret;
 
 	if (fsp_doc_load(cli->args[0], &a, err, sizeof(err)) ||
 	    fsp_doc_load(cli->args[1], &b, err, sizeof(err))) {
 		fsp_warn("%s", err);
-		json_object_put(a);
+		fsp_res_doc_free(a);
 		return FSP_EXIT_USAGE;
 	}
 	ret = fsp_compare(stdout, a, b, &worse);
-	json_object_put(a);
-	json_object_put(b);
+	fsp_res_doc_free(a);
+	fsp_res_doc_free(b);
 	if (ret)
 		return FSP_EXIT_USAGE;
 	return worse ? FSP_EXIT_FAIL : FSP_EXIT_OK;

@@ -85,7 +85,7 @@ worker(const struct fsp_profile *prof, int idx, const struct fsp_run_opts *o,
        const struct fsp_sysinfo *si, struct fsp_journal *j, pid_t parent,
        int cpu)
 {
-	struct json_object *res;
+	struct fsp_res_profile res;
 	char path[4096], tmp[4200];
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -96,40 +96,53 @@ worker(const struct fsp_profile *prof, int idx, const struct fsp_run_opts *o,
 	if (cpu >= 0)
 		fsp_cpu_pin(cpu);
 	if (unshare(CLONE_NEWNS) || fsp_mnt_make_private()) {
-		res = fsp_profile_json(prof);
-		json_object_object_add(res, "verdict",
-				       json_object_new_string("error"));
-		json_object_object_add(res, "reason", json_object_new_string(
-				       "cannot create a private mount namespace"));
+		fsp_profile_result(prof, &res);
+		fsp_res_set_verdict(&res, FSP_V_ERROR, "cannot create a "
+				    "private mount namespace");
 	} else {
-		res = fsp_run_profile(prof, idx, o, si, j);
+		fsp_run_profile(prof, idx, o, si, j, &res);
 	}
 	cpu = fsp_cpu_pinned();
-	json_object_object_add(res, "worker_cpu", cpu >= 0 ?
-			       json_object_new_int(cpu) : NULL);
+	res.worker_cpu = cpu >= 0 ? cpu : FSP_RES_NULL;
 	if (result_path(j, idx, path, sizeof(path)))
 		_exit(4);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (json_object_to_file_ext(tmp, res, JSON_C_TO_STRING_PLAIN) ||
-	    rename(tmp, path))
+	if (fsp_res_profile_save(&res, tmp) || rename(tmp, path))
 		_exit(5);
-	json_object_put(res);
+	fsp_res_profile_clear(&res);
 	_exit(0);
 }
 
-static struct json_object *collect(const struct fsp_profile *prof, int idx,
-				   struct fsp_journal *j, int status)
+/* A profile that has no worker's result: verdict v, and why. */
+static struct fsp_res_profile *no_result(const struct fsp_profile *prof,
+					 enum fsp_verdict_id v,
+					 const char *why)
 {
-	struct json_object *res;
-	char path[4096], why[256];
+	struct fsp_res_profile *res = malloc(sizeof(*res));
+
+	if (!res)
+		return NULL;
+	fsp_profile_result(prof, res);
+	fsp_res_set_verdict(res, v, why);
+	return res;
+}
+
+static struct fsp_res_profile *collect(const struct fsp_profile *prof,
+				       int idx, struct fsp_journal *j,
+				       int status)
+{
+	struct fsp_res_profile *res;
+	char path[4096], why[512];
 
 	if (!result_path(j, idx, path, sizeof(path)) &&
 	    !access(path, R_OK)) {
-		res = json_object_from_file(path);
-		if (res)
+		res = malloc(sizeof(*res));
+		if (res && !fsp_res_profile_load(path, res, why, sizeof(why)))
 			return res;
+		if (res)
+			fsp_warn("%s", why);
+		free(res);
 	}
-	res = fsp_profile_json(prof);
 	if (WIFSIGNALED(status))
 		snprintf(why, sizeof(why), "worker killed by signal %d%s",
 			 WTERMSIG(status), got_signal ? " (run interrupted)" :
@@ -139,58 +152,46 @@ static struct json_object *collect(const struct fsp_profile *prof, int idx,
 	else
 		snprintf(why, sizeof(why), "worker exited %d without a result",
 			 WEXITSTATUS(status));
-	json_object_object_add(res, "verdict", json_object_new_string(
-				       status == -1 ? "skip" : "error"));
-	json_object_object_add(res, "reason", json_object_new_string(why));
-	return res;
+	return no_result(prof, status == -1 ? FSP_V_SKIP : FSP_V_ERROR, why);
 }
 
 static void progress(const struct fsp_run_opts *o, int done, int nr,
-		     struct json_object *res)
+		     const struct fsp_res_profile *res)
 {
-	struct json_object *v, *n;
+	const char *v = res ? fsp_res_verdict_name(res) : NULL;
 
 	if (!o->progress)
 		return;
-	json_object_object_get_ex(res, "name", &n);
-	json_object_object_get_ex(res, "verdict", &v);
 	fprintf(stderr, "fsprobe: %d of %d done: %s: %s\n", done, nr,
-		json_object_get_string(n), json_object_get_string(v));
+		res && res->name ? res->name : "(null)", v ? v : "(null)");
 }
 
 /*
  * fsprobe's own cost, for bench/run: wall time, and the peak RSS of the
  * parent and of the largest worker (whose test mappings it includes).
  */
-static void add_resources(struct json_object *doc, long long wall_ms,
+static void add_resources(struct fsp_res_doc *doc, long long wall_ms,
 			  int jobs, const int *cpus, const char *wq_was)
 {
-	struct json_object *r = json_object_new_object(), *a;
 	struct rusage self, kids;
 	int i;
 
 	getrusage(RUSAGE_SELF, &self);
 	getrusage(RUSAGE_CHILDREN, &kids);
-	json_object_object_add(r, "wall_ms", json_object_new_int64(wall_ms));
-	json_object_object_add(r, "jobs", json_object_new_int(jobs));
-	json_object_object_add(r, "parent_maxrss_kb",
-			       json_object_new_int64(self.ru_maxrss));
-	json_object_object_add(r, "worker_maxrss_kb",
-			       json_object_new_int64(kids.ru_maxrss));
-	a = json_object_new_array();
-	for (i = 0; i < jobs; i++)
+	doc->has_resources = 1;
+	doc->resources.wall_ms = wall_ms;
+	doc->resources.jobs = jobs;
+	doc->resources.parent_maxrss_kb = self.ru_maxrss;
+	doc->resources.worker_maxrss_kb = kids.ru_maxrss;
+	doc->resources.worker_cpus = calloc(jobs + 1, sizeof(int));
+	for (i = 0; doc->resources.worker_cpus && i < jobs; i++)
 		if (cpus[i] >= 0)
-			json_object_array_add(a, json_object_new_int(cpus[i]));
-	json_object_object_add(r, "worker_cpus", a);
-	a = NULL;
+			doc->resources.worker_cpus[
+				doc->resources.nr_worker_cpus++] = cpus[i];
 	if (*wq_was) {
-		a = json_object_new_object();
-		json_object_object_add(a, "was", json_object_new_string(wq_was));
-		json_object_object_add(a, "during",
-				       json_object_new_string("cpu"));
+		doc->resources.wq_was = strdup(wq_was);
+		doc->resources.wq_during = strdup("cpu");
 	}
-	json_object_object_add(r, "workqueue_scope", a);
-	json_object_object_add(doc, "resources", r);
 }
 
 static int default_jobs(void)
@@ -285,7 +286,8 @@ static void release_slots(struct fsp_slot *slots, int jobs,
 int fsp_cmd_run(struct fsp_cli *cli)
 {
 	struct fsp_profile *profs = NULL;
-	struct json_object **results, *doc, *arr;
+	struct fsp_res_profile **results;
+	struct fsp_res_doc *doc;
 	struct fsp_unwind_stats st;
 	struct fsp_run_opts o;
 	struct fsp_sysinfo si;
@@ -388,11 +390,8 @@ int fsp_cmd_run(struct fsp_cli *cli)
 			if (pid < 0) {
 				fsp_slot_returned(&slots[slot], 1);
 				status[p] = 0;
-				results[p] = fsp_profile_json(&profs[p]);
-				json_object_object_add(results[p], "verdict",
-					json_object_new_string("error"));
-				json_object_object_add(results[p], "reason",
-					json_object_new_string("fork failed"));
+				results[p] = no_result(&profs[p], FSP_V_ERROR,
+						       "fork failed");
 				done++;
 				continue;
 			}
@@ -446,11 +445,14 @@ int fsp_cmd_run(struct fsp_cli *cli)
 		if (!results[i])
 			results[i] = collect(&profs[i], i, &j, -1);
 
-	doc = fsp_doc_new(&si);
-	json_object_object_get_ex(doc, "profiles", &arr);
-	for (i = 0; i < nr; i++)
-		json_object_array_add(arr, results[i]);
-	add_resources(doc, fsp_now_ms() - t0, jobs, cpus, wq_was);
+	doc = fsp_res_doc_new(&si);
+	for (i = 0; i < nr; i++) {
+		if (doc && results[i])
+			fsp_res_take_profile(doc, results[i]);
+		free(results[i]);
+	}
+	if (doc)
+		add_resources(doc, fsp_now_ms() - t0, jobs, cpus, wq_was);
 	fsp_slots_finish(slots, jobs);
 	if (cli->keep)
 		fprintf(stderr, "fsprobe: kept run directory %s\n", j.dir);
@@ -458,12 +460,12 @@ int fsp_cmd_run(struct fsp_cli *cli)
 		fsp_journal_finish(&j, NULL);
 	fsp_set_signals(SIG_DFL);
 
-	ret = fsp_render(cli, doc);
+	ret = doc ? fsp_render(cli, doc) : FSP_EXIT_USAGE;
 	if (!ret)
 		ret = fsp_doc_exit_status(doc);
 	if (got_signal)
 		ret = 128 + got_signal;
-	json_object_put(doc);
+	fsp_res_doc_free(doc);
 out:
 	if (last != MAP_FAILED)
 		munmap((void *)last, sizeof(*last));

@@ -377,10 +377,11 @@ static int boot(struct boot *b)
 }
 
 /* The document between this boot's markers; *rc the guest's exit. */
-static struct json_object *extract(const char *path, const char *nonce,
+static struct fsp_res_doc *extract(const char *path, const char *nonce,
 				   int *rc, char *why, size_t len)
 {
 	char begin[128], end[128], *text, *s, *e, *p;
+	struct fsp_res_doc *res = NULL;
 	struct json_object *doc;
 	enum json_tokener_error jerr;
 	size_t n;
@@ -419,24 +420,29 @@ static struct json_object *extract(const char *path, const char *nonce,
 		doc = NULL;
 	}
 	free(text);
-	return doc;
+	/* Through the decoder: a document we cannot read is no result. */
+	if (doc)
+		fsp_res_doc_decode(doc, "the guest's result", &res, why, len);
+	json_object_put(doc);
+	return res;
 }
 
-static void add_vm_info(struct json_object *doc, const struct boot *b,
+static void add_vm_info(struct fsp_res_doc *doc, const struct boot *b,
 			const char *initrd, int rc)
 {
-	struct json_object *vm = json_object_new_object();
+	struct fsp_res_vm *vm = calloc(1, sizeof(*vm));
 
-	json_object_object_add(vm, "kernel_image",
-			       json_object_new_string(b->kernel));
-	json_object_object_add(vm, "deb", b->deb ?
-			       json_object_new_string(b->deb) : NULL);
-	json_object_object_add(vm, "initramfs", json_object_new_string(initrd));
-	json_object_object_add(vm, "accel", json_object_new_string(b->accel));
-	json_object_object_add(vm, "memory", json_object_new_string(GUEST_MEM));
-	json_object_object_add(vm, "qemu_ms", json_object_new_int64(b->ms));
-	json_object_object_add(vm, "guest_exit", json_object_new_int(rc));
-	json_object_object_add(doc, "vm", vm);
+	if (!vm)
+		return;
+	vm->kernel_image = strdup(b->kernel);
+	vm->deb = b->deb ? strdup(b->deb) : NULL;
+	vm->initramfs = strdup(initrd);
+	vm->accel = strdup(b->accel);
+	vm->memory = strdup(GUEST_MEM);
+	vm->qemu_ms = b->ms;
+	vm->guest_exit = rc;
+	free(doc->vm);
+	doc->vm = vm;
 }
 
 /*
@@ -538,7 +544,7 @@ static int run_vm(struct fsp_cli *cli, struct fsp_vm_mods *m,
 		.profiles = cli->profiles, .nr_profiles = cli->nr_profiles,
 	};
 	struct fsp_vm_img img, args;
-	struct json_object *doc;
+	struct fsp_res_doc *doc;
 	struct boot *b;
 	long long t0;
 	int hit, ret, rc = -1;
@@ -632,14 +638,14 @@ static int run_vm(struct fsp_cli *cli, struct fsp_vm_mods *m,
 	if (chatty(cli))
 		fprintf(stderr, "fsprobe vm: guest %s ran the matrix in %.1f s "
 			"(qemu start to exit), guest fsprobe exit %d\n",
-			fsp_json_get_str(doc, "kernel", "?"), b->ms / 1000.0,
+			doc->kernel ? doc->kernel : "?", b->ms / 1000.0,
 			rc);
 	add_vm_info(doc, b, base, rc);
 	free(b);
 	ret = fsp_render(cli, doc);
 	if (!ret)
 		ret = fsp_doc_exit_status(doc);
-	json_object_put(doc);
+	fsp_res_doc_free(doc);
 	return ret;
 }
 

@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "report.h"
 
-int fsp_render(const struct fsp_cli *cli, struct json_object *doc)
+int fsp_render(const struct fsp_cli *cli, const struct fsp_res_doc *doc)
 {
 	FILE *out = stdout;
 	int ret = 0;
@@ -28,10 +28,7 @@ int fsp_render(const struct fsp_cli *cli, struct json_object *doc)
 		ret = fsp_report_table(out, doc);
 		break;
 	case FMT_JSON:
-		fputs(json_object_to_json_string_ext(doc,
-			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED),
-		      out);
-		fputc('\n', out);
+		ret = fsp_report_json(out, doc);
 		break;
 	case FMT_KTAP:
 		ret = fsp_report_ktap(out, doc);

@@ -387,8 +387,8 @@ static void same_geometry(FILE *out, struct json_object *a,
 	}
 }
 
-int fsp_compare(FILE *out, struct json_object *old_doc,
-		struct json_object *new_doc, int *worse)
+static int compare_json(FILE *out, struct json_object *old_doc,
+			struct json_object *new_doc, int *worse)
 {
 	struct pair *pairs;
 	size_t i, nr;
@@ -440,243 +440,19 @@ out:
 	return ret;
 }
 
-/* Where the parser stopped, as a line number, for the error message. */
-static int line_of(const char *buf, size_t off)
+int fsp_compare(FILE *out, const struct fsp_res_doc *old_doc,
+		const struct fsp_res_doc *new_doc, int *worse)
 {
-	int line = 1;
-	size_t i;
-
-	for (i = 0; i < off; i++)
-		line += buf[i] == '\n';
-	return line;
-}
-
-static int read_all(FILE *f, char **out, size_t *outlen)
-{
-	size_t len = 0, cap = 0, n;
-	char *buf = NULL, *nb;
-
-	do {
-		if (cap - len < 4096) {
-			if (cap >= (size_t)DOC_MAX) {
-				free(buf);
-				return -EFBIG;
-			}
-			cap = cap ? cap * 2 : 65536;
-			nb = realloc(buf, cap + 1);
-			if (!nb) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n);
-	if (ferror(f)) {
-		free(buf);
-		return -EIO;
-	}
-	buf[len] = '\0';
-	*out = buf;
-	*outlen = len;
-	return 0;
-}
-
-static struct json_object *parse(const char *path, const char *buf,
-				 size_t len, char *err, size_t errlen)
-{
-	struct json_tokener *tok = json_tokener_new();
-	enum json_tokener_error jerr;
-	struct json_object *obj;
-	size_t end;
-
-	if (!tok) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return NULL;
-	}
-	/* With the NUL: a top-level literal needs to see where it ends. */
-	obj = json_tokener_parse_ex(tok, buf, (int)len + 1);
-	jerr = json_tokener_get_error(tok);
-#if JSON_C_VERSION_NUM >= ((0 << 16) | (15 << 8))
-	end = json_tokener_get_parse_end(tok);
-#else
-	end = (size_t)tok->char_offset;
-#endif
-	json_tokener_free(tok);
-	if (end > len)
-		end = len;
-	if (strspn(buf, " \t\r\n") == len) {
-		snprintf(err, errlen, "%s: empty file, not a JSON document",
-			 path);
-		json_object_put(obj);
-		return NULL;
-	}
-	if (jerr == json_tokener_continue ||
-	    jerr == json_tokener_error_parse_eof) {
-		snprintf(err, errlen, "%s: not a JSON document: it ends "
-			 "early (truncated?)", path);
-		return NULL;
-	}
-	if (jerr == json_tokener_success && !obj) {
-		snprintf(err, errlen, "%s: not an fsprobe document (the top "
-			 "level is null)", path);
-		return NULL;
-	}
-	if (jerr != json_tokener_success) {
-		snprintf(err, errlen, "%s:%d: not a JSON document: %s", path,
-			 line_of(buf, end), json_tokener_error_desc(jerr));
-		return NULL;
-	}
-	end += strspn(buf + end, " \t\r\n");
-	if (end < len) {
-		json_object_put(obj);
-		snprintf(err, errlen, "%s:%d: not a JSON document: text after "
-			 "the end", path, line_of(buf, end));
-		return NULL;
-	}
-	return obj;
-}
-
-/* Check that obj[key] exists and has type t; else say where. */
-static int need(struct json_object *obj, const char *key, json_type t,
-		const char *path, const char *where, char *err,
-		size_t errlen)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(obj, key, &v)) {
-		snprintf(err, errlen, "%s: %smissing key '%s'", path, where,
-			 key);
-		return -EINVAL;
-	}
-	if (!json_object_is_type(v, t)) {
-		snprintf(err, errlen, "%s: %skey '%s' is not %s (%s)", path,
-			 where, key, t == json_type_string ? "a string" :
-			 t == json_type_array ? "an array" : "an object",
-			 v ? json_type_to_name(json_object_get_type(v)) :
-			 "null");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int check_profile(struct json_object *p, size_t idx,
-			 const char *path, char *err, size_t errlen)
-{
-	struct json_object *probes;
-	const char *verdict;
-	char where[192];
-	size_t k;
+	struct json_object *a, *b;
 	int ret;
 
-	snprintf(where, sizeof(where), "profiles[%zu]: ", idx);
-	if (!json_object_is_type(p, json_type_object)) {
-		snprintf(err, errlen, "%s: %snot an object", path, where);
+	*worse = 0;
+	if (!old_doc || !new_doc)
 		return -EINVAL;
-	}
-	ret = need(p, "name", json_type_string, path, where, err, errlen);
-	if (ret)
-		return ret;
-	snprintf(where, sizeof(where), "profile '%.120s' (profiles[%zu]): ",
-		 fsp_json_get_str(p, "name", ""), idx);
-	ret = need(p, "verdict", json_type_string, path, where, err, errlen);
-	if (ret)
-		return ret;
-	/* A profile that never ran may carry no probes at all. */
-	verdict = fsp_json_get_str(p, "verdict", "");
-	if (!fsp_json_get(p, "probes") &&
-	    (!strcmp(verdict, "skip") || !strcmp(verdict, "error")))
-		return 0;
-	ret = need(p, "probes", json_type_array, path, where, err, errlen);
-	if (ret)
-		return ret;
-	probes = fsp_json_get(p, "probes");
-	for (k = 0; k < json_object_array_length(probes); k++) {
-		struct json_object *pr = json_object_array_get_idx(probes, k);
-		char pw[256];
-
-		snprintf(pw, sizeof(pw), "%sprobes[%zu]: ", where, k);
-		if (!json_object_is_type(pr, json_type_object)) {
-			snprintf(err, errlen, "%s: %snot an object", path, pw);
-			return -EINVAL;
-		}
-		ret = need(pr, "name", json_type_string, path, pw, err,
-			   errlen);
-		if (!ret)
-			ret = need(pr, "result", json_type_string, path, pw,
-				   err, errlen);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static int check_doc(struct json_object *doc, const char *path, char *err,
-		     size_t errlen)
-{
-	struct json_object *profs;
-	size_t i;
-	int ret;
-
-	if (!json_object_is_type(doc, json_type_object)) {
-		snprintf(err, errlen, "%s: not an fsprobe document (the top "
-			 "level is not an object)", path);
-		return -EINVAL;
-	}
-	ret = need(doc, "fsprobe", json_type_string, path, "", err, errlen);
-	if (!ret)
-		ret = need(doc, "kernel", json_type_string, path, "", err,
-			   errlen);
-	if (!ret)
-		ret = need(doc, "profiles", json_type_array, path, "", err,
-			   errlen);
-	if (ret)
-		return ret;
-	profs = fsp_json_get(doc, "profiles");
-	for (i = 0; i < json_object_array_length(profs); i++) {
-		ret = check_profile(json_object_array_get_idx(profs, i), i,
-				    path, err, errlen);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-int fsp_doc_load(const char *path, struct json_object **doc, char *err,
-		 size_t errlen)
-{
-	struct json_object *obj;
-	size_t len;
-	char *buf;
-	FILE *f;
-	int ret;
-
-	*doc = NULL;
-	if (errlen)
-		err[0] = '\0';
-	f = fopen(path, "re");
-	if (!f) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	ret = read_all(f, &buf, &len);
-	fclose(f);
-	if (ret) {
-		snprintf(err, errlen, "%s: %s", path, ret == -EFBIG ?
-			 "too large for a result document" : strerror(-ret));
-		return ret;
-	}
-	obj = parse(path, buf, len, err, errlen);
-	free(buf);
-	if (!obj)
-		return -EINVAL;
-	ret = check_doc(obj, path, err, errlen);
-	if (ret) {
-		json_object_put(obj);
-		return ret;
-	}
-	*doc = obj;
-	return 0;
+	a = fsp_res_doc_json(old_doc);
+	b = fsp_res_doc_json(new_doc);
+	ret = compare_json(out, a, b, worse);
+	json_object_put(a);
+	json_object_put(b);
+	return ret;
 }

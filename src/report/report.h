@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * report.h - renderers that work on the result document (a json-c tree
- * of exactly the shape of docs/json.md): KTAP and JUnit output, the
+ * report.h - renderers that work on the result model (result.h, the
+ * document of docs/json.md): the table, KTAP and JUnit output, the
  * `fsprobe compare` report and the loader that reads a saved document
- * back. They only read the document, tolerate missing optional keys
+ * back. They only read the model, tolerate missing optional members
  * (reason, evidence, timing, null orders), write to the FILE given and
  * return 0 or -errno; they never exit.
  */
@@ -14,36 +14,43 @@
 #include <stdio.h>
 #include <json-c/json.h>
 
+#include "result.h"
+
 struct fsp_sysinfo;
 
 enum { FSP_EXIT_OK = 0, FSP_EXIT_FAIL = 1, FSP_EXIT_USAGE = 2 };
 
-/* A new document: the environment's keys and an empty "profiles". */
+/* The environment's keys as JSON and an empty "profiles" (`env`). */
 struct json_object *fsp_doc_new(const struct fsp_sysinfo *si);
-/* 1 if a probe failed or the kernel log showed a splat, else 0. */
-int fsp_doc_exit_status(struct json_object *doc);
+/* FSP_EXIT_FAIL if a probe failed or the kernel log showed a splat. */
+int fsp_doc_exit_status(const struct fsp_res_doc *doc);
 
 /* The table for people: a line per profile, evidence, the summary. */
-int fsp_report_table(FILE *out, struct json_object *doc);
+int fsp_report_table(FILE *out, const struct fsp_res_doc *doc);
+/* The document as -f json writes it (the encoder, pretty-printed). */
+int fsp_report_json(FILE *out, const struct fsp_res_doc *doc);
 /* KTAP v1: one subtest per profile, one result line per probe. */
-int fsp_report_ktap(FILE *out, struct json_object *doc);
+int fsp_report_ktap(FILE *out, const struct fsp_res_doc *doc);
 /* JUnit XML: one <testsuite> per profile, one <testcase> per probe. */
-int fsp_report_junit(FILE *out, struct json_object *doc);
+int fsp_report_junit(FILE *out, const struct fsp_res_doc *doc);
 /*
  * Verdict and probe result changes between two runs, for people. *worse
  * is set to 1 if a measured verdict ranks lower than before or a probe
  * went pass -> fail; skip/error on either side is "not measured" and
  * never counts as worse. Returns 0 or -errno (-EINVAL: not a document).
  */
-int fsp_compare(FILE *out, struct json_object *old_doc,
-		struct json_object *new_doc, int *worse);
+int fsp_compare(FILE *out, const struct fsp_res_doc *old_doc,
+		const struct fsp_res_doc *new_doc, int *worse);
 /*
- * Read a -f json document from path and check the keys compare needs.
+ * Read a -f json document from path through the decoder (result.h).
  * On failure *doc is NULL, err says which file and which key, and the
  * return value is -errno (-EINVAL for a malformed document).
  */
-int fsp_doc_load(const char *path, struct json_object **doc, char *err,
-		 size_t errlen);
+static inline int fsp_doc_load(const char *path, struct fsp_res_doc **doc,
+			       char *err, size_t errlen)
+{
+	return fsp_res_doc_load(path, doc, err, errlen);
+}
 
 /* Helpers shared by the renderers (defined in report_ktap.c). */
 enum fsp_result {

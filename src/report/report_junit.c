@@ -457,7 +457,7 @@ static void testsuite(FILE *out, struct json_object *doc,
 	fputs("  </testsuite>\n", out);
 }
 
-int fsp_report_junit(FILE *out, struct json_object *doc)
+static int render_json(FILE *out, struct json_object *doc)
 {
 	struct json_object *profs = fsp_json_get(doc, "profiles");
 	size_t i, nr = fsp_json_array_len(profs);
@@ -482,4 +482,18 @@ int fsp_report_junit(FILE *out, struct json_object *doc)
 		testsuite(out, doc, json_object_array_get_idx(profs, i));
 	fputs("</testsuites>\n", out);
 	return ferror(out) ? -EIO : 0;
+}
+
+/* The JSON walk above reads the encoder's output of the model. */
+int fsp_report_junit(FILE *out, const struct fsp_res_doc *doc)
+{
+	struct json_object *o;
+	int ret;
+
+	if (!doc)
+		return -EINVAL;
+	o = fsp_res_doc_json(doc);
+	ret = render_json(out, o);
+	json_object_put(o);
+	return ret;
 }

@@ -239,7 +239,7 @@ static void profile_ktap(FILE *out, struct json_object *p, size_t n)
 		result_line(out, "", 1, n, name, NULL, NULL);
 }
 
-int fsp_report_ktap(FILE *out, struct json_object *doc)
+static int render_json(FILE *out, struct json_object *doc)
 {
 	struct json_object *profs = fsp_json_get(doc, "profiles");
 	struct json_object *thp = fsp_json_get(doc, "thp");
@@ -271,4 +271,18 @@ int fsp_report_ktap(FILE *out, struct json_object *doc)
 	for (i = 0; i < nr; i++)
 		profile_ktap(out, json_object_array_get_idx(profs, i), i + 1);
 	return ferror(out) ? -EIO : 0;
+}
+
+/* The JSON walk above reads the encoder's output of the model. */
+int fsp_report_ktap(FILE *out, const struct fsp_res_doc *doc)
+{
+	struct json_object *o;
+	int ret;
+
+	if (!doc)
+		return -EINVAL;
+	o = fsp_res_doc_json(doc);
+	ret = render_json(out, o);
+	json_object_put(o);
+	return ret;
 }

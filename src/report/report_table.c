@@ -3,53 +3,52 @@
  * report_table.c - the report for people: a header with the kernel and
  * THP facts, one line per profile (verdict, route, largest order, why),
  * each probe with its evidence beneath, and a summary of who keeps PMD
- * text once CONFIG_READ_ONLY_THP_FOR_FS is gone.
+ * text once CONFIG_READ_ONLY_THP_FOR_FS is gone. Names of verdicts,
+ * results and routes come from the tables in conformance/verdict.c.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <json-c/json.h>
 
 #include "report.h"
 
-static const char *jstr(struct json_object *o, const char *key,
-			const char *dflt)
+static const char *or(const char *s, const char *dflt)
 {
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) || !v)
-		return dflt;
-	return json_object_get_string(v);
+	return s ? s : dflt;
 }
 
-static struct json_object *jget(struct json_object *o, const char *key)
+static void routes_str(const struct fsp_res_profile *p, char *buf,
+		       size_t len)
 {
-	struct json_object *v = NULL;
-
-	if (o)
-		json_object_object_get_ex(o, key, &v);
-	return v;
-}
-
-static void routes_str(struct json_object *p, char *buf, size_t len)
-{
-	struct json_object *r = jget(p, "route");
-	size_t i, used = 0;
+	size_t used = 0;
+	int i;
 
 	buf[0] = '\0';
-	for (i = 0; r && i < json_object_array_length(r) && used < len; i++)
-		used += snprintf(buf + used, len - used, "%s%s", i ? "," : "",
-				 json_object_get_string(
-					 json_object_array_get_idx(r, i)));
+	for (i = 0; i < FSP_NR_ROUTES && used < len; i++)
+		if (p->routes & (1 << i))
+			used += snprintf(buf + used, len - used, "%s%s",
+					 used ? "," : "", fsp_route_names[i]);
 	if (!buf[0])
 		snprintf(buf, len, "-");
 }
 
-static void orders_str(struct json_object *p, char *buf, size_t len)
+static void order_str(int order, char *buf, size_t len)
 {
-	struct json_object *mo = jget(p, "max_order");
+	if (order >= 0)
+		snprintf(buf, len, "%d", order);
+	else
+		snprintf(buf, len, "-");
+}
 
-	snprintf(buf, len, "r=%s f=%s", jstr(mo, "read", "-"),
-		 jstr(mo, "fault", "-"));
+static void orders_str(const struct fsp_res_profile *p, char *buf,
+		       size_t len)
+{
+	char r[16], f[16];
+
+	order_str(p->max_order_read, r, sizeof(r));
+	order_str(p->max_order_fault, f, sizeof(f));
+	snprintf(buf, len, "r=%s f=%s", r, f);
 }
 
 /* Evidence as key=value words, wrapped under the probe's line. */
@@ -98,80 +97,101 @@ static void add_name(char *list, size_t len, const char *name,
 		 name, tag ? " (" : "", tag ? tag : "", tag ? ")" : "");
 }
 
-static void summarize(struct summary *s, struct json_object *p)
+static void summarize(struct summary *s, const struct fsp_res_profile *p)
 {
-	const char *name = jstr(p, "name", "?"), *v = jstr(p, "verdict", "?");
+	const char *name = or(p->name, "?");
+	const char *v = or(fsp_res_verdict_name(p), "?");
 
-	if (!strcmp(v, "pmd"))
+	switch (p->verdict) {
+	case FSP_V_PMD:
 		add_name(s->keep, sizeof(s->keep), name, NULL);
-	else if (!strcmp(v, "pmd-collapse-only"))
+		break;
+	case FSP_V_PMD_COLLAPSE_ONLY:
 		add_name(s->lose, sizeof(s->lose), name, NULL);
-	else if (!strcmp(v, "large") || !strcmp(v, "base"))
-		add_name(s->never, sizeof(s->never), name, v);
-	else if (!strncmp(v, "shmem", 5))
-		add_name(s->shmem, sizeof(s->shmem), name, v);
-	else
-		add_name(s->none, sizeof(s->none), name, v);
+		break;
+	default:
+		switch (fsp_verdict_info(p->verdict)->family) {
+		case FSP_FAM_FILE:
+			add_name(s->never, sizeof(s->never), name, v);
+			break;
+		case FSP_FAM_SHMEM:
+			add_name(s->shmem, sizeof(s->shmem), name, v);
+			break;
+		default:
+			add_name(s->none, sizeof(s->none), name, v);
+		}
+	}
 }
 
-int fsp_report_table(FILE *out, struct json_object *doc)
+static void header(FILE *out, const struct fsp_res_doc *doc)
 {
-	struct json_object *thp = jget(doc, "thp"), *profs, *ro;
-	struct summary s;
-	size_t i, k;
+	char ps[32] = "?", po[16] = "?";
+	int ro = doc->thp.read_only_thp_for_fs;
 
-	memset(&s, 0, sizeof(s));
-	ro = jget(thp, "read_only_thp_for_fs");
+	if (doc->page_size >= 0)
+		snprintf(ps, sizeof(ps), "%lld", doc->page_size);
+	if (doc->pmd_order >= 0)
+		snprintf(po, sizeof(po), "%d", doc->pmd_order);
 	fprintf(out, "fsprobe %s on Linux %s %s, page size %s, PMD order %s\n",
-		jstr(doc, "fsprobe", "?"), jstr(doc, "kernel", "?"),
-		jstr(doc, "arch", "?"), jstr(doc, "page_size", "?"),
-		jstr(doc, "pmd_order", "?"));
+		or(doc->fsprobe, "?"), or(doc->kernel, "?"),
+		or(doc->arch, "?"), ps, po);
 	fprintf(out, "THP enabled=%s shmem_enabled=%s; "
 		"CONFIG_READ_ONLY_THP_FOR_FS %s\n\n",
-		jstr(thp, "enabled", "?"), jstr(thp, "shmem_enabled", "?"),
-		!ro ? "unknown (no kernel config found)" :
-		json_object_get_boolean(ro) ? "=y" : "not set");
-	profs = jget(doc, "profiles");
+		or(doc->thp.enabled, "?"), or(doc->thp.shmem_enabled, "?"),
+		ro < 0 ? "unknown (no kernel config found)" :
+		ro ? "=y" : "not set");
+}
+
+static void probe_lines(FILE *out, struct summary *s,
+			const struct fsp_res_profile *p)
+{
+	int k;
+
+	fprintf(out, "\n%s:\n", or(p->name, "?"));
+	for (k = 0; k < p->nr_probes; k++) {
+		const struct fsp_res_probe *pr = &p->probes[k];
+		const char *res = or(fsp_res_result_name(pr), "?");
+		int col;
+
+		s->pass += pr->result == FSP_PASS;
+		s->fail += pr->result == FSP_FAIL;
+		s->skip += pr->result == FSP_SKIP;
+		col = fprintf(out, "  %-5s %-16s", pr->result == FSP_FAIL ?
+			      "FAIL" : res, or(pr->name, "?"));
+		if (pr->reason && *pr->reason) {
+			fprintf(out, " %s\n", pr->reason);
+			col = 0;
+		}
+		print_evidence(out, pr->evidence, col);
+	}
+}
+
+int fsp_report_table(FILE *out, const struct fsp_res_doc *doc)
+{
+	struct summary s;
+	int i;
+
+	if (!doc)
+		return -EINVAL;
+	memset(&s, 0, sizeof(s));
+	header(out, doc);
 	fprintf(out, "%-22s %-8s %-18s %-14s %-9s %s\n", "PROFILE", "FS",
 		"VERDICT", "ROUTE", "MAX ORDER", "REASON");
-	for (i = 0; profs && i < json_object_array_length(profs); i++) {
-		struct json_object *p = json_object_array_get_idx(profs, i);
+	for (i = 0; i < doc->nr_profiles; i++) {
+		const struct fsp_res_profile *p = &doc->profiles[i];
 		char routes[64], orders[32];
 
 		routes_str(p, routes, sizeof(routes));
 		orders_str(p, orders, sizeof(orders));
 		fprintf(out, "%-22s %-8s %-18s %-14s %-9s %s\n",
-			jstr(p, "name", "?"), jstr(p, "fs", "?"),
-			jstr(p, "verdict", "?"), routes, orders,
-			jstr(p, "reason", ""));
+			or(p->name, "?"), or(p->fs, "?"),
+			or(fsp_res_verdict_name(p), "?"), routes, orders,
+			or(p->reason, ""));
 		summarize(&s, p);
 	}
-	for (i = 0; profs && i < json_object_array_length(profs); i++) {
-		struct json_object *p = json_object_array_get_idx(profs, i);
-		struct json_object *probes = jget(p, "probes");
-
-		if (!probes || !json_object_array_length(probes))
-			continue;
-		fprintf(out, "\n%s:\n", jstr(p, "name", "?"));
-		for (k = 0; k < json_object_array_length(probes); k++) {
-			struct json_object *pr =
-				json_object_array_get_idx(probes, k);
-			const char *res = jstr(pr, "result", "?"), *reason;
-			int col;
-
-			s.pass += !strcmp(res, "pass");
-			s.fail += !strcmp(res, "fail");
-			s.skip += !strcmp(res, "skip");
-			reason = jstr(pr, "reason", "");
-			col = fprintf(out, "  %-5s %-16s", !strcmp(res, "fail") ?
-				      "FAIL" : res, jstr(pr, "name", "?"));
-			if (*reason) {
-				fprintf(out, " %s\n", reason);
-				col = 0;
-			}
-			print_evidence(out, jget(pr, "evidence"), col);
-		}
-	}
+	for (i = 0; i < doc->nr_profiles; i++)
+		if (doc->profiles[i].nr_probes)
+			probe_lines(out, &s, &doc->profiles[i]);
 	fprintf(out, "\nSummary (max order is a lower bound of the mapping's "
 		"max folio order):\n");
 	fprintf(out, "  keep PMD text without READ_ONLY_THP_FOR_FS (fault "
@@ -186,5 +206,5 @@ int fsp_report_table(FILE *out, struct json_object *doc)
 		fprintf(out, "  not measured: %s\n", s.none);
 	fprintf(out, "  probes: %d pass, %d fail, %d skip\n", s.pass, s.fail,
 		s.skip);
-	return 0;
+	return ferror(out) ? -EIO : 0;
 }

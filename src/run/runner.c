@@ -75,41 +75,20 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 	return NULL;
 }
 
-struct json_object *fsp_profile_json(const struct fsp_profile *prof)
+void fsp_profile_result(const struct fsp_profile *prof,
+			struct fsp_res_profile *out)
 {
-	struct json_object *o = json_object_new_object(), *a;
 	int i;
 
-	json_object_object_add(o, "name", json_object_new_string(prof->name));
-	json_object_object_add(o, "fs", json_object_new_string(prof->fs));
-	a = json_object_new_array();
-	for (i = 0; i < prof->nr_mkfs; i++)
-		json_object_array_add(a, json_object_new_string(prof->mkfs[i]));
-	json_object_object_add(o, "mkfs", a);
-	json_object_object_add(o, "mount_options",
-			       json_object_new_string(prof->mount_options));
-	/* Every stable key is there from the start, also for skip/error. */
-	json_object_object_add(o, "verdict", NULL);
-	json_object_object_add(o, "route", json_object_new_array());
-	a = json_object_new_object();
-	json_object_object_add(a, "read", NULL);
-	json_object_object_add(a, "fault", NULL);
-	json_object_object_add(o, "max_order", a);
-	json_object_object_add(o, "reason", NULL);
-	json_object_object_add(o, "probes", json_object_new_array());
-	json_object_object_add(o, "timing_ms", json_object_new_object());
+	fsp_res_profile_init(out);
+	out->name = strdup(prof->name);
+	out->fs = strdup(prof->fs);
+	out->mkfs = calloc(prof->nr_mkfs + 1, sizeof(*out->mkfs));
+	for (i = 0; out->mkfs && i < prof->nr_mkfs; i++)
+		out->mkfs[out->nr_mkfs++] = strdup(prof->mkfs[i]);
+	out->mount_options = strdup(prof->mount_options);
 	if (prof->description[0])
-		json_object_object_add(o, "description",
-				json_object_new_string(prof->description));
-	return o;
-}
-
-static void set_verdict(struct json_object *o, const char *verdict,
-			const char *reason)
-{
-	json_object_object_add(o, "verdict", json_object_new_string(verdict));
-	json_object_object_add(o, "reason",
-			       reason ? json_object_new_string(reason) : NULL);
+		out->description = strdup(prof->description);
 }
 
 /* Allocated size of the regular files in dir, in kB. */
@@ -151,18 +130,17 @@ static int prepare_cases(const struct fsp_run_opts *o,
 	return 0;
 }
 
-static struct json_object *probe_json(const struct fsp_probe *p)
+static void probe_result(struct fsp_res_profile *out,
+			 const struct fsp_probe *p)
 {
-	struct json_object *o = json_object_new_object();
+	struct fsp_res_probe *pr = fsp_res_add_probe(out, p->c->name,
+						     p->result);
 
-	json_object_object_add(o, "name", json_object_new_string(p->c->name));
-	json_object_object_add(o, "result",
-			json_object_new_string(fsp_outcome_name(p->result)));
-	json_object_object_add(o, "reason", p->reason[0] ?
-			       json_object_new_string(p->reason) : NULL);
-	json_object_object_add(o, "evidence", json_object_get(p->evidence));
-	json_object_object_add(o, "ms", json_object_new_int64(p->ms));
-	return o;
+	if (!pr)
+		return;
+	pr->reason = p->reason[0] ? strdup(p->reason) : NULL;
+	pr->evidence = json_object_get(p->evidence);
+	pr->ms = p->ms;
 }
 
 /* "fsprobe: [i/N] profile: step" on stderr, for people watching. */
@@ -260,12 +238,12 @@ static int last_of_slot(const struct fsp_run_opts *o)
 
 /* Run the selected cases on t and add verdict + probes to out. */
 static long long run_cases(const struct fsp_run_opts *o,
-			   const struct fsp_target *t, struct json_object *out,
-			   int idx, const char *name)
+			   const struct fsp_target *t,
+			   struct fsp_res_profile *out, int idx,
+			   const char *name)
 {
 	struct fsp_probe probes[64];
 	struct fsp_verdict v;
-	struct json_object *arr = json_object_new_array(), *mo, *routes;
 	long long t0 = fsp_now_ms();
 	int i, need_cold = 0, last_traced = -1;
 
@@ -292,26 +270,16 @@ static long long run_cases(const struct fsp_run_opts *o,
 		run_cold_checks(o, t, probes);
 	fsp_case_trace_release(last_of_slot(o));
 	for (i = 0; i < o->nr_cases; i++)
-		json_object_array_add(arr, probe_json(&probes[i]));
+		probe_result(out, &probes[i]);
 	fsp_verdict_derive(probes, o->nr_cases, t->shmem, t->si->pmd_order,
 			   &v);
-	set_verdict(out, v.verdict, v.reason[0] ? v.reason : NULL);
-	routes = json_object_new_array();
-	if (v.routes & FSP_ROUTE_FAULT)
-		json_object_array_add(routes, json_object_new_string("fault"));
-	if (v.routes & FSP_ROUTE_COLLAPSE)
-		json_object_array_add(routes,
-				      json_object_new_string("collapse"));
-	if (v.routes & FSP_ROUTE_SHMEM)
-		json_object_array_add(routes, json_object_new_string("shmem"));
-	json_object_object_add(out, "route", routes);
-	mo = json_object_new_object();
-	json_object_object_add(mo, "read", v.max_order_read >= 0 ?
-			       json_object_new_int(v.max_order_read) : NULL);
-	json_object_object_add(mo, "fault", v.max_order_fault >= 0 ?
-			       json_object_new_int(v.max_order_fault) : NULL);
-	json_object_object_add(out, "max_order", mo);
-	json_object_object_add(out, "probes", arr);
+	fsp_res_set_verdict(out, v.verdict, v.reason[0] ? v.reason : NULL);
+	out->routes = v.routes;
+	out->max_order_read = v.max_order_read >= 0 ? v.max_order_read :
+			      FSP_RES_NULL;
+	out->max_order_fault = v.max_order_fault >= 0 ? v.max_order_fault :
+			       FSP_RES_NULL;
+	out->has_probes = 1;
 	for (i = 0; i < o->nr_cases; i++)
 		json_object_put(probes[i].evidence);
 	return fsp_now_ms() - t0;
@@ -322,7 +290,8 @@ static long long run_cases(const struct fsp_run_opts *o,
  * as evidence, even if every probe passed. With -j > 1 a splat cannot be
  * pinned to one profile: every profile running then reports it.
  */
-static void kernel_log_check(struct fsp_kmsg *km, struct json_object *out)
+static void kernel_log_check(struct fsp_kmsg *km,
+			     struct fsp_res_profile *out)
 {
 	char lines[2048], why[2100];
 	int hits = fsp_kmsg_scan(km, lines, sizeof(lines));
@@ -330,11 +299,11 @@ static void kernel_log_check(struct fsp_kmsg *km, struct json_object *out)
 	fsp_kmsg_close(km);
 	if (hits <= 0)
 		return;
-	json_object_object_add(out, "kernel_log",
-			       json_object_new_string(lines));
+	free(out->kernel_log);
+	out->kernel_log = strdup(lines);
 	snprintf(why, sizeof(why), "kernel log reported %d problem line(s) "
 		 "during this profile: %.200s", hits, lines);
-	set_verdict(out, "error", why);
+	fsp_res_set_verdict(out, FSP_V_ERROR, why);
 }
 
 static int mkdir_journalled(struct fsp_journal *j, const char *path)
@@ -363,21 +332,52 @@ int fsp_remove_profile_dir(const struct fsp_journal *j, int idx)
 	return ret ? ret : fsp_rmtree(dir);
 }
 
-struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
-				    const struct fsp_run_opts *o,
-				    const struct fsp_sysinfo *si,
-				    struct fsp_journal *j)
+/* timing_ms and loop: what the profile's environment cost. */
+static void add_timing(struct fsp_res_profile *out, const struct fsp_fsenv *e,
+		       long long t_probes, long long t_prepare,
+		       long long t_start)
 {
-	struct json_object *out = fsp_profile_json(prof), *timing;
+	struct fsp_res_timing *tm = &out->timing;
+	struct stat st;
+
+	if (e->loop.dev[0]) {
+		out->loop.device = strdup(e->loop.dev);
+		out->loop.slot_device = !!e->reused;
+		if (e->lent_err)
+			out->loop.slot_device_refused =
+				strdup(strerror(-e->lent_err));
+	}
+	tm->attach = e->t_attach;
+	tm->mkfs = e->t_mkfs;
+	tm->mount = e->t_mount;
+	tm->probes = t_probes;
+	if (!stat(e->image, &st))
+		tm->image_disk_kb = (long long)st.st_blocks / 2;
+	tm->files_kb = e->files_kb;
+	if (e->mkfs_disk_kb)
+		tm->mkfs_disk_kb = e->mkfs_disk_kb;
+	if (e->mkfs_punched_kb)
+		tm->mkfs_punched_kb = e->mkfs_punched_kb;
+	tm->prepare = t_prepare;
+	tm->umount = e->t_umount;
+	tm->detach = e->t_detach;
+	tm->total = fsp_now_ms() - t_start;
+}
+
+void fsp_run_profile(const struct fsp_profile *prof, int idx,
+		     const struct fsp_run_opts *o,
+		     const struct fsp_sysinfo *si, struct fsp_journal *j,
+		     struct fsp_res_profile *out)
+{
 	struct fsp_target t;
 	struct fsp_fsenv e;
 	struct fsp_kmsg km;
-	struct stat st;
 	unsigned long size_mb;
 	char why[512];
 	long long t_probes = 0, t_prepare = 0, t_start = fsp_now_ms(), t0;
 	int ret;
 
+	fsp_profile_result(prof, out);
 	memset(&e, 0, sizeof(e));
 	e.prof = prof;
 	e.j = j;
@@ -386,8 +386,8 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 	fsp_kmsg_open(&km);
 	if (fsp_profile_unrunnable(prof, why, sizeof(why))) {
 		fsp_kmsg_close(&km);
-		set_verdict(out, "skip", why);
-		return out;
+		fsp_res_set_verdict(out, FSP_V_SKIP, why);
+		return;
 	}
 	size_mb = o->size_mb ? o->size_mb : prof->size_mb ? prof->size_mb :
 		  FSP_DEFAULT_SIZE_MB;
@@ -396,8 +396,9 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 	    fsp_fmt(e.mnt, sizeof(e.mnt), "%s/mnt", e.dir) ||
 	    fsp_fmt(e.stage, sizeof(e.stage), "%s/stage", e.dir) ||
 	    fsp_fmt(e.lower, sizeof(e.lower), "%s/lowerfs", e.dir)) {
-		set_verdict(out, "error", "state directory path too long");
-		return out;
+		fsp_res_set_verdict(out, FSP_V_ERROR,
+				    "state directory path too long");
+		return;
 	}
 	ret = mkdir_journalled(j, e.dir);
 	if (!ret)
@@ -405,8 +406,8 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 	if (ret) {
 		snprintf(why, sizeof(why), "creating %s: %s", e.dir,
 			 strerror(-ret));
-		set_verdict(out, "error", why);
-		return out;
+		fsp_res_set_verdict(out, FSP_V_ERROR, why);
+		return;
 	}
 
 	memset(&t, 0, sizeof(t));
@@ -468,58 +469,17 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 fail:
 	if (!e.err[0])
 		snprintf(e.err, sizeof(e.err), "%s", strerror(-ret));
-	set_verdict(out, "error", e.err);
+	fsp_res_set_verdict(out, FSP_V_ERROR, e.err);
 	fsp_fsenv_teardown(&e);
 timing:
 	fsp_case_trace_wait();
 	kernel_log_check(&km, out);
-	timing = json_object_new_object();
-	if (e.loop.dev[0]) {
-		struct json_object *lo = json_object_new_object();
-
-		json_object_object_add(lo, "device",
-				       json_object_new_string(e.loop.dev));
-		json_object_object_add(lo, "slot_device",
-				       json_object_new_boolean(e.reused));
-		if (e.lent_err)
-			json_object_object_add(lo, "slot_device_refused",
-				json_object_new_string(strerror(-e.lent_err)));
-		json_object_object_add(out, "loop", lo);
-	}
-	json_object_object_add(timing, "attach",
-			       json_object_new_int64(e.t_attach));
-	json_object_object_add(timing, "mkfs", json_object_new_int64(e.t_mkfs));
-	json_object_object_add(timing, "mount",
-			       json_object_new_int64(e.t_mount));
-	json_object_object_add(timing, "probes",
-			       json_object_new_int64(t_probes));
-	json_object_object_add(out, "timing_ms", timing);
-	if (!stat(e.image, &st))
-		json_object_object_add(timing, "image_disk_kb",
-				json_object_new_int64((long long)st.st_blocks / 2));
-	json_object_object_add(timing, "files_kb",
-			       json_object_new_int64(e.files_kb));
-	if (e.mkfs_disk_kb)
-		json_object_object_add(timing, "mkfs_disk_kb",
-				json_object_new_int64(e.mkfs_disk_kb));
-	if (e.mkfs_punched_kb)
-		json_object_object_add(timing, "mkfs_punched_kb",
-				json_object_new_int64(e.mkfs_punched_kb));
-	json_object_object_add(timing, "prepare",
-			       json_object_new_int64(t_prepare));
-	json_object_object_add(timing, "umount",
-			       json_object_new_int64(e.t_umount));
-	json_object_object_add(timing, "detach",
-			       json_object_new_int64(e.t_detach));
-	json_object_object_add(timing, "total",
-			       json_object_new_int64(fsp_now_ms() - t_start));
-	return out;
+	add_timing(out, &e, t_probes, t_prepare, t_start);
 }
 
-struct json_object *fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
-				const struct fsp_sysinfo *si)
+void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
+		 const struct fsp_sysinfo *si, struct fsp_res_profile *out)
 {
-	struct json_object *out = json_object_new_object();
 	char work[4096], why[512], cold[96];
 	unsigned long left;
 	const char *how;
@@ -527,20 +487,21 @@ struct json_object *fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	struct statfs sfs;
 	int ret;
 
-	json_object_object_add(out, "name", json_object_new_string(dir));
-	json_object_object_add(out, "fs", json_object_new_string("(mounted)"));
-	json_object_object_add(out, "mkfs", json_object_new_array());
-	json_object_object_add(out, "mount_options", json_object_new_string(""));
-	json_object_object_add(out, "timing_ms", json_object_new_object());
+	fsp_res_profile_init(out);
+	out->shape = FSP_SHAPE_CHECK;
+	out->has_probes = 0;	/* until the cases ran */
+	out->name = strdup(dir);
+	out->fs = strdup("(mounted)");
+	out->mount_options = strdup("");
 	if (fsp_fmt(work, sizeof(work), "%s/.fsprobe-%d", dir, (int)getpid())) {
-		set_verdict(out, "error", "directory path too long");
-		return out;
+		fsp_res_set_verdict(out, FSP_V_ERROR, "directory path too long");
+		return;
 	}
 	if (mkdir(work, 0700)) {
 		snprintf(why, sizeof(why), "creating %s: %s", work,
 			 strerror(errno));
-		set_verdict(out, "error", why);
-		return out;
+		fsp_res_set_verdict(out, FSP_V_ERROR, why);
+		return;
 	}
 	memset(&t, 0, sizeof(t));
 	t.dir = t.prep_dir = work;
@@ -567,10 +528,9 @@ struct json_object *fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 			t.cold_method = cold;
 	}
 	if (ret)
-		set_verdict(out, "error", why);
+		fsp_res_set_verdict(out, FSP_V_ERROR, why);
 	else
 		run_cases(o, &t, out, 0, dir);
 	fsp_rmtree(work);
 	fsp_case_trace_wait();
-	return out;
 }

@@ -14,6 +14,7 @@
 #include "journal.h"
 #include "loop.h"
 #include "profile.h"
+#include "result.h"
 #include "sysinfo.h"
 
 struct fsp_run_opts {
@@ -34,23 +35,24 @@ struct fsp_run_opts {
 #define FSP_DEFAULT_SIZE_MB 512
 
 /*
- * Run one profile; returns the profile's JSON object (never NULL). Its
- * image and directory stay: the caller removes them once the worker has
+ * Run one profile; its result goes into out (always filled). Its image
+ * and directory stay: the caller removes them once the worker has
  * exited (fsp_remove_profile_dir), or the journal's unwind does.
  */
-struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
-				    const struct fsp_run_opts *o,
-				    const struct fsp_sysinfo *si,
-				    struct fsp_journal *j);
+void fsp_run_profile(const struct fsp_profile *prof, int idx,
+		     const struct fsp_run_opts *o,
+		     const struct fsp_sysinfo *si, struct fsp_journal *j,
+		     struct fsp_res_profile *out);
 /* Remove profile idx's directory (its image included); 0 or -errno. */
 int fsp_remove_profile_dir(const struct fsp_journal *j, int idx);
 /* Why a profile cannot run here, or NULL if it can (list, run). */
 const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 				   char *buf, size_t len);
-/* Skeleton JSON of a profile (name, fs, mkfs, mount_options). */
-struct json_object *fsp_profile_json(const struct fsp_profile *prof);
+/* A profile's result before it ran: name, fs, mkfs, mount_options. */
+void fsp_profile_result(const struct fsp_profile *prof,
+			struct fsp_res_profile *out);
 /* Run the cases on an existing directory (`fsprobe check DIR`). */
-struct json_object *fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
-				const struct fsp_sysinfo *si);
+void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
+		 const struct fsp_sysinfo *si, struct fsp_res_profile *out);
 
 #endif

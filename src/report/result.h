@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * result.h - the result model: one typed document (docs/json.md) that
+ * the runner fills, the worker hands to the parent, `vm` reads back
+ * from the guest, compare loads, and every renderer reads. One encoder
+ * writes it as JSON with exactly the keys and order of docs/json.md;
+ * one decoder reads JSON back, checking types and required keys and
+ * naming the file and the key when one is wrong. Strings are owned
+ * (NULL: absent or null); evidence stays a json-c object, free-form
+ * raw numbers written by the cases.
+ */
+#ifndef FSP_RESULT_H
+#define FSP_RESULT_H
+
+#include <stddef.h>
+#include <json-c/json.h>
+
+#include "verdict.h"
+
+#define FSP_RES_ABSENT (-2)	/* an optional integer that is not there */
+#define FSP_RES_NULL (-1)	/* an integer member that is JSON null */
+
+struct fsp_res_probe {
+	char *name;
+	enum fsp_outcome result;	/* FSP_NR_OUTCOMES: result_other */
+	char *result_other;
+	char *reason;
+	struct json_object *evidence;	/* owned; NULL: null */
+	long long ms;			/* FSP_RES_NULL: null */
+};
+
+/* timing_ms: every member is FSP_RES_ABSENT until set. */
+struct fsp_res_timing {
+	long long attach, mkfs, mount, probes, image_disk_kb, files_kb,
+		  mkfs_disk_kb, mkfs_punched_kb, prepare, umount, detach,
+		  total;
+};
+
+/* Key order of a profile: as `run` writes it, or as `check` does. */
+enum fsp_res_shape { FSP_SHAPE_RUN, FSP_SHAPE_CHECK };
+
+struct fsp_res_profile {
+	enum fsp_res_shape shape;
+	char *name, *fs, **mkfs, *mount_options, *description;
+	int nr_mkfs;
+	enum fsp_verdict_id verdict;	/* FSP_V_OTHER: verdict_other */
+	char *verdict_other;
+	int routes;			/* FSP_ROUTE_* */
+	int max_order_read, max_order_fault;	/* < 0: null */
+	char *reason;
+	int has_probes;			/* check: no route..probes on error */
+	struct fsp_res_probe *probes;
+	int nr_probes;
+	struct fsp_res_timing timing;
+	char *kernel_log;
+	struct {
+		char *device;		/* NULL: no "loop" member */
+		int slot_device;
+		char *slot_device_refused;
+	} loop;
+	int worker_cpu;			/* FSP_RES_ABSENT / FSP_RES_NULL */
+};
+
+struct fsp_res_vm {
+	char *kernel_image, *deb, *initramfs, *accel, *memory;
+	long long qemu_ms;
+	int guest_exit;
+};
+
+struct fsp_res_doc {
+	char *fsprobe, *kernel, *arch;
+	long long page_size;		/* FSP_RES_ABSENT */
+	int pmd_order;			/* < 0: null */
+	int has_thp;
+	struct {
+		char *enabled, *shmem_enabled, *defrag, *config_source;
+		int read_only_thp_for_fs;	/* -1: null (unknown) */
+	} thp;
+	struct fsp_res_profile *profiles;
+	int nr_profiles;
+	int has_resources;
+	struct {
+		long long wall_ms, parent_maxrss_kb, worker_maxrss_kb;
+		int jobs, nr_worker_cpus, *worker_cpus;
+		char *wq_was, *wq_during;	/* NULL: null */
+	} resources;
+	struct fsp_res_vm *vm;		/* NULL: no "vm" member */
+};
+
+struct fsp_sysinfo;
+
+/* A new document with the environment's facts and no profiles. */
+struct fsp_res_doc *fsp_res_doc_new(const struct fsp_sysinfo *si);
+void fsp_res_doc_free(struct fsp_res_doc *doc);
+/* Append a profile (zeroed, fields unset); NULL without memory. */
+struct fsp_res_profile *fsp_res_add_profile(struct fsp_res_doc *doc);
+/* Move p's contents into a new last profile of doc; p is left empty. */
+int fsp_res_take_profile(struct fsp_res_doc *doc, struct fsp_res_profile *p);
+
+/* A profile's fields all unset: null verdict, orders, worker_cpu. */
+void fsp_res_profile_init(struct fsp_res_profile *p);
+void fsp_res_profile_clear(struct fsp_res_profile *p);
+/* Set the verdict and its reason (reason NULL: null). */
+void fsp_res_set_verdict(struct fsp_res_profile *p, enum fsp_verdict_id v,
+			 const char *reason);
+/* Append a probe (name, result); NULL without memory. */
+struct fsp_res_probe *fsp_res_add_probe(struct fsp_res_profile *p,
+					const char *name,
+					enum fsp_outcome result);
+
+/* Names as written: the table's, or the unknown text that was read. */
+const char *fsp_res_verdict_name(const struct fsp_res_profile *p);
+const char *fsp_res_result_name(const struct fsp_res_probe *pr);
+
+/* 1 if a probe failed or the kernel log showed a splat, else 0. */
+int fsp_res_exit_status(const struct fsp_res_doc *doc);
+
+/* Encoder: the JSON of docs/json.md, today's keys in today's order. */
+struct json_object *fsp_res_doc_json(const struct fsp_res_doc *doc);
+struct json_object *fsp_res_profile_json(const struct fsp_res_profile *p);
+
+/*
+ * Decoder. what names the source in err ("FILE: key ..."). 0, or -EINVAL
+ * with err set; on failure the output is left cleared.
+ */
+int fsp_res_doc_decode(struct json_object *obj, const char *what,
+		       struct fsp_res_doc **doc, char *err, size_t errlen);
+int fsp_res_profile_decode(struct json_object *obj, const char *what,
+			   const char *where, struct fsp_res_profile *p,
+			   char *err, size_t errlen);
+/* Read and decode a -f json document from path (compare, vm tests). */
+int fsp_res_doc_load(const char *path, struct fsp_res_doc **doc, char *err,
+		     size_t errlen);
+/* Write / read one profile as a JSON file (worker -> parent). */
+int fsp_res_profile_save(const struct fsp_res_profile *p, const char *path);
+int fsp_res_profile_load(const char *path, struct fsp_res_profile *p,
+			 char *err, size_t errlen);
+
+#endif
