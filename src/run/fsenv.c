@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "fsenv.h"
-#include "mkfs.h"
+#include "proc.h"
 #include "mnt.h"
 #include "sparse.h"
 #include "util.h"
@@ -51,12 +51,12 @@ static int mkfs_argv(const struct fsp_fsenv *e, char **argv, int max)
 
 static int run_mkfs(struct fsp_fsenv *e)
 {
-	struct fsp_exec_result res;
+	struct fsp_proc res;
 	char *argv[FSP_PROFILE_MAX_ARGS + 4];
 	int ret;
 
 	mkfs_argv(e, argv, FSP_ARRAY_SIZE(argv));
-	ret = fsp_exec(argv, MKFS_TIMEOUT_S, &res);
+	ret = fsp_proc_run(argv, -1, FSP_PROC_TAIL, MKFS_TIMEOUT_S, &res);
 	e->t_mkfs += res.ms;
 	if (ret) {
 		snprintf(e->err, sizeof(e->err), "%s: %s", argv[0],
@@ -65,7 +65,7 @@ static int run_mkfs(struct fsp_fsenv *e)
 	}
 	if (res.status) {
 		snprintf(e->err, sizeof(e->err), "%s failed (exit %d): %s",
-			 argv[0], res.status, fsp_rstrip(res.output));
+			 argv[0], res.status, fsp_rstrip(res.tail));
 		return -EIO;
 	}
 	return 0;

@@ -20,7 +20,7 @@
 #include "fsenv.h"
 #include "kmsg.h"
 #include "loop.h"
-#include "mkfs.h"
+#include "proc.h"
 #include "mnt.h"
 #include "runner.h"
 #include "util.h"
@@ -42,7 +42,7 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 			 "kernel", prof->lower);
 		return buf;
 	}
-	if (prof->nr_mkfs && fsp_tool_find(prof->mkfs[0], path, sizeof(path))) {
+	if (prof->nr_mkfs && fsp_proc_find(prof->mkfs[0], path, sizeof(path))) {
 		snprintf(buf, len, "%s not found: install its package "
 			 "(./bootstrap-deps)", prof->mkfs[0]);
 		return buf;
@@ -67,7 +67,7 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 					 "kernel", r);
 				return buf;
 			}
-		} else if (fsp_tool_find(r, path, sizeof(path))) {
+		} else if (fsp_proc_find(r, path, sizeof(path))) {
 			snprintf(buf, len, "required tool %s not found", r);
 			return buf;
 		}
