@@ -27,6 +27,7 @@
 #include "knob.h"
 #include "mnt.h"
 #include "slots.h"
+#include "unwind.h"
 #include "util.h"
 
 #define MAX_WORKERS 256
