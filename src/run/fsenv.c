@@ -109,7 +109,7 @@ static int do_mount(struct fsp_fsenv *e)
 	char opts[8192 + 256];
 	int ret;
 
-	if (!p->lower[0]) {
+	if (p->kind != FSP_PROFILE_OVERLAY) {
 		ret = mount_one(e, src, e->mnt, p->fs, p->mount_options);
 		e->mounted = !ret;
 		return ret;
@@ -288,9 +288,9 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 	char type[32];
 	int ret;
 
-	if (fsp_profile_is_memory_fs(p))
+	if (p->kind == FSP_PROFILE_MEMORY)
 		return do_mount(e);
-	if (fsp_profile_is_image_builder(p)) {
+	if (p->kind == FSP_PROFILE_IMAGE) {
 		/* Cases are prepared into stage/ first, by the caller. */
 		ret = fsp_journal_add(e->j, "image", e->image, NULL);
 		if (!ret)
@@ -329,14 +329,14 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 		return ret;
 	}
 	/* ext2/ext3 are served by ext4; any other mismatch is a bug. */
-	want = p->lower[0] ? p->lower : p->fs;
+	want = p->kind == FSP_PROFILE_OVERLAY ? p->lower : p->fs;
 	if (strcmp(type, want) && !(!strncmp(type, "ext", 3) &&
 				    !strncmp(want, "ext", 3))) {
 		snprintf(e->err, sizeof(e->err), "mkfs made '%s', profile "
 			 "says '%s'", type, want);
 		return -EINVAL;
 	}
-	if (p->lower[0])
+	if (p->kind == FSP_PROFILE_OVERLAY)
 		return overlay_dirs(e);
 	return do_mount(e);
 }

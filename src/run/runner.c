@@ -47,8 +47,8 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 			 "(./bootstrap-deps)", prof->mkfs[0]);
 		return buf;
 	}
-	if (!prof->nr_mkfs && !fsp_profile_is_memory_fs(prof) &&
-	    strcmp(prof->fs, "overlay")) {
+	if (!prof->nr_mkfs && prof->kind != FSP_PROFILE_MEMORY &&
+	    prof->kind != FSP_PROFILE_OVERLAY) {
 		snprintf(buf, len, "profile has no mkfs command");
 		return buf;
 	}
@@ -413,7 +413,7 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 	t.dir = e.mnt;
 	t.prep_dir = e.mnt;
 	t.fs = prof->fs;
-	t.shmem = fsp_profile_is_memory_fs(prof);
+	t.shmem = prof->kind == FSP_PROFILE_MEMORY;
 	t.si = si;
 	t.payload_dir = o->payload_dir;
 	t.run_id = j->id;
@@ -425,7 +425,7 @@ struct json_object *fsp_run_profile(const struct fsp_profile *prof, int idx,
 	t.cold_method = t.shmem ? "none (tmpfs: data lives in the cache)" :
 				  "remount";
 
-	if (fsp_profile_is_image_builder(prof)) {
+	if (prof->kind == FSP_PROFILE_IMAGE) {
 		t.readonly = 1;
 		t.prep_dir = e.stage;
 		ret = mkdir_journalled(j, e.stage);
