@@ -17,7 +17,7 @@
 
 #include "elf.h"
 #include "filedata.h"
-#include "mkfs.h"
+#include "proc.h"
 #include "payload_util.h"
 #include "util.h"
 
@@ -88,17 +88,17 @@ static void get_word(const char *line, const char *key, char *out,
 
 int fsp_payload_exec(char *const argv[], struct fsp_payload_report *r)
 {
-	struct fsp_exec_result res;
+	struct fsp_proc res;
 	char *line;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	ret = fsp_exec(argv, PAYLOAD_TIMEOUT_S, &res);
+	ret = fsp_proc_run(argv, -1, FSP_PROC_TAIL, PAYLOAD_TIMEOUT_S, &res);
 	r->status = res.status;
-	snprintf(r->line, sizeof(r->line), "%s", fsp_rstrip(res.output));
+	snprintf(r->line, sizeof(r->line), "%s", fsp_rstrip(res.tail));
 	if (ret)
 		return ret;
-	line = strstr(res.output, "kind=");
+	line = strstr(res.tail, "kind=");
 	if (res.status || !line)
 		return -EPROTO;
 	snprintf(r->line, sizeof(r->line), "%.*s", (int)strcspn(line, "\n"),

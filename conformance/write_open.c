@@ -29,7 +29,7 @@
 #include "collapse_util.h"
 #include "filedata.h"
 #include "pagemap.h"
-#include "vspawn.h"
+#include "proc.h"
 #include "util.h"
 
 #define TEXT_FILE "write-open.text"
@@ -312,8 +312,8 @@ static void exec_checks(const struct fsp_target *t, struct fsp_probe *p)
 		return;
 	}
 	fsp_ev_str(p, "exec_binary", EXEC_SRC);
-	/* Not left behind if we die (fsp_spawn: PR_SET_PDEATHSIG). */
-	ret = fsp_spawn(path, argv, envp, -1, &pid);
+	/* Not left behind if we die (fsp_proc_spawn: PR_SET_PDEATHSIG). */
+	ret = fsp_proc_spawn(path, argv, envp, -1, -1, -1, &pid);
 	if (pid < 0) {
 		fsp_probe_set(p, FSP_ERROR, "vfork: %s", strerror(-ret));
 		return;

@@ -1,35 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * journal.c - run directory, liveness lock and the LIFO unwind of a
- * journal. Unwinding re-checks each entry against the live system before
- * acting: a loop device is detached only if its backing file is still the
- * journal's image, a mount is removed only if its source is the
- * journal's loop device, so a recycled device number or a foreign mount
- * is never touched.
+ * journal.c - run directory, liveness lock and the journal's lines. It
+ * only records: undoing what it lists is unwind.c's, which is why loop
+ * and knob may journal without the journal knowing about them.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/file.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "journal.h"
-#include "knob.h"
-#include "loop.h"
-#include "trace.h"
 #include "util.h"
 
-#define JOURNAL_NAME "journal"
-#define LOCK_NAME "lock"
-
-static int ensure_base(const char *base)
+int fsp_journal_ensure_base(const char *base)
 {
 	struct stat st;
 
@@ -55,7 +43,7 @@ int fsp_journal_create(struct fsp_journal *j, const char *base)
 	ret = fsp_strcpy(j->base, sizeof(j->base), base);
 	if (ret)
 		return ret;
-	ret = ensure_base(base);
+	ret = fsp_journal_ensure_base(base);
 	if (ret)
 		return ret;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -75,7 +63,7 @@ int fsp_journal_create(struct fsp_journal *j, const char *base)
 	 */
 	if (mkdir(fresh, 0700))
 		return -errno;
-	ret = fsp_fmt(path, sizeof(path), "%s/%s", fresh, LOCK_NAME);
+	ret = fsp_fmt(path, sizeof(path), "%s/%s", fresh, FSP_JOURNAL_LOCK);
 	if (ret)
 		goto fail;
 	j->lockfd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
@@ -89,7 +77,7 @@ int fsp_journal_create(struct fsp_journal *j, const char *base)
 	snprintf(line, sizeof(line), "%d\n", (int)getpid());
 	fsp_write_all(j->lockfd, line, strlen(line));
 
-	ret = fsp_journal_path(j, path, sizeof(path), JOURNAL_NAME);
+	ret = fsp_journal_path(j, path, sizeof(path), FSP_JOURNAL_NAME);
 	if (ret)
 		goto fail;
 	j->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND |
@@ -134,293 +122,4 @@ int fsp_journal_add(struct fsp_journal *j, const char *kind, const char *a,
 	 * host disk a cache flush per line, ~7 per profile.
 	 */
 	return fsp_write_all(j->fd, line, strlen(line));
-}
-
-/* Is path (under one of our run dirs) mounted here with source src? */
-static int mounted_from(const char *target, const char *src)
-{
-	char *text, *line, *save;
-	int found = 0;
-
-	if (fsp_slurp("/proc/self/mountinfo", &text, NULL))
-		return 0;
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char mnt[PATH_MAX], source[PATH_MAX], *dash;
-
-		if (sscanf(line, "%*d %*d %*s %*s %4095s", mnt) != 1)
-			continue;
-		dash = strstr(line, " - ");
-		if (!dash || sscanf(dash + 3, "%*s %4095s", source) != 1)
-			continue;
-		if (!strcmp(mnt, target) && (!src || !strcmp(source, src))) {
-			found = 1;
-			break;
-		}
-	}
-	free(text);
-	return found;
-}
-
-/* Is p strictly inside dir (no "..", no escaping through prefixes)? */
-static int inside(const char *dir, const char *p)
-{
-	size_t l = strlen(dir);
-
-	return !strncmp(p, dir, l) && p[l] == '/' && p[l + 1] &&
-	       !strstr(p, "/../") && !strstr(p, "/./");
-}
-
-/*
- * A loop device's queue knob is restored only while the device is free
- * or still backed by a file of this run: once someone else has attached
- * it, its settings are theirs.
- */
-static int knob_device_ours(const char *rundir, const char *path)
-{
-	char back[PATH_MAX];
-	int nr, ret;
-
-	if (sscanf(path, "/sys/block/loop%d/", &nr) != 1)
-		return 1;
-	ret = fsp_loop_backing_file(nr, back, sizeof(back));
-	return ret == -ENOENT || (!ret && inside(rundir, back));
-}
-
-/* Paths of "knob-restored" lines met so far in the backwards replay. */
-struct restored {
-	const char *path[64];
-	int nr;
-};
-
-/* Was the knob restored after this set? Each mark covers one set. */
-static int take_restored(struct restored *r, const char *path)
-{
-	int i;
-
-	for (i = 0; i < r->nr; i++)
-		if (!strcmp(r->path[i], path)) {
-			r->path[i] = r->path[--r->nr];
-			return 1;
-		}
-	return 0;
-}
-
-/*
- * Undo one entry. Journals are re-read after a crash, so they are input
- * like any other: a path outside the run's own directory, a loop device
- * whose image is not in it, or a tracefs instance not named by us is
- * refused, whatever the journal says.
- */
-static void unwind_entry(const char *rundir, char *kind, char *a, char *b,
-			 struct restored *done, struct fsp_unwind_stats *st)
-{
-	if (!strcmp(kind, "mount")) {
-		if (!inside(rundir, a) || (*b && strncmp(b, "/dev/loop", 9))) {
-			st->refused++;
-		} else if (mounted_from(a, *b ? b : NULL)) {
-			if (!umount2(a, MNT_DETACH))
-				st->mounts++;
-		}
-	} else if (!strcmp(kind, "loop")) {
-		int r = inside(rundir, b) ?
-			fsp_loop_detach_if_backed_by(a, b) : -EPERM;
-
-		if (r == 1)
-			st->loops++;
-		else if (r == -EPERM)
-			st->refused++;
-	} else if (!strcmp(kind, "knob-restored")) {
-		if (done->nr < (int)FSP_ARRAY_SIZE(done->path))
-			done->path[done->nr++] = a;
-	} else if (!strcmp(kind, "knob")) {
-		if (take_restored(done, a))
-			return;
-		if (knob_device_ours(rundir, a) &&
-		    !fsp_knob_restore_saved(a, b))
-			st->knobs++;
-		else
-			st->refused++;
-	} else if (!strcmp(kind, "tracefs")) {
-		char root[128];
-		int mounted;
-
-		/* Instances are global: find tracefs (privately mounted). */
-		if (strncmp(a, "fsprobe-", 8) || strchr(a, '/'))
-			st->refused++;
-		else if (!fsp_trace_find_root(root, sizeof(root), &mounted) &&
-			 !fsp_trace_remove_instance(root, a))
-			st->instances++;
-	} else if (!strcmp(kind, "image") || !strcmp(kind, "file") ||
-		   !strcmp(kind, "dir")) {
-		if (!inside(rundir, a))
-			st->refused++;
-		else if (!strcmp(kind, "dir") ? !fsp_rmtree(a) : !unlink(a))
-			st->files++;
-	}
-}
-
-/* Replay a journal file backwards. */
-static int unwind_file(const char *rundir, const char *path,
-		       struct fsp_unwind_stats *st)
-{
-	char *text, *lines[4096];
-	struct restored done = { .nr = 0 };
-	int n = 0, ret, i;
-	char *line, *save;
-
-	ret = fsp_slurp(path, &text, NULL);
-	if (ret)
-		return ret == -ENOENT ? 0 : ret;
-	for (line = strtok_r(text, "\n", &save); line && n < 4096;
-	     line = strtok_r(NULL, "\n", &save))
-		lines[n++] = line;
-	for (i = n - 1; i >= 0; i--) {
-		char *kind = lines[i], *a, *b;
-
-		a = strchr(kind, '\t');
-		if (!a)
-			continue;
-		*a++ = '\0';
-		b = strchr(a, '\t');
-		if (!b)
-			continue;
-		*b++ = '\0';
-		unwind_entry(rundir, kind, a, b, &done, st);
-	}
-	free(text);
-	return 0;
-}
-
-int fsp_journal_finish(struct fsp_journal *j, struct fsp_unwind_stats *st)
-{
-	struct fsp_unwind_stats dummy;
-	char path[PATH_MAX];
-	int ret;
-
-	if (!st)
-		st = &dummy;
-	memset(st, 0, sizeof(*st));
-	ret = fsp_journal_path(j, path, sizeof(path), JOURNAL_NAME);
-	if (!ret)
-		ret = unwind_file(j->dir, path, st);
-	if (j->fd >= 0)
-		close(j->fd);
-	j->fd = -1;
-	fsp_rmtree(j->dir);
-	if (j->lockfd >= 0)
-		close(j->lockfd);
-	j->lockfd = -1;
-	return ret;
-}
-
-/*
- * Take a run's lock. A run whose main process is gone may still hold it
- * for a moment through its workers, which die with it (PDEATHSIG): wait
- * for those, boundedly. 1: locked (the run is dead), 0: alive.
- */
-static int lock_when_dead(int lfd)
-{
-	struct timespec ts = { 0, 20 * 1000000L };
-	char buf[32];
-	ssize_t n;
-	int pid, i;
-
-	if (!flock(lfd, LOCK_EX | LOCK_NB))
-		return 1;
-	n = pread(lfd, buf, sizeof(buf) - 1, 0);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	pid = atoi(buf);
-	if (pid <= 0 || !kill(pid, 0) || errno != ESRCH)
-		return 0;
-	for (i = 0; i < 250; i++) {
-		nanosleep(&ts, NULL);
-		if (!flock(lfd, LOCK_EX | LOCK_NB))
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * A '.new-ID' directory is a run directory being made (see
- * fsp_journal_create): it lives for microseconds and holds nothing but
- * the lock. One a minute old belongs to a run killed in between; it is
- * removed if its lock is not held. The age keeps us off a directory
- * whose creator has not taken its lock yet.
- */
-static void stale_fresh_dir(const char *base, const char *name,
-			    struct fsp_unwind_stats *st)
-{
-	char dir[PATH_MAX], path[PATH_MAX];
-	struct stat sb;
-	int lfd;
-
-	if (fsp_fmt(dir, sizeof(dir), "%s/%s", base, name) ||
-	    lstat(dir, &sb) || !S_ISDIR(sb.st_mode) ||
-	    time(NULL) - sb.st_mtime < 60 ||
-	    fsp_fmt(path, sizeof(path), "%s/%s", dir, LOCK_NAME))
-		return;
-	lfd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (lfd >= 0 && !lock_when_dead(lfd)) {
-		close(lfd);
-		return;
-	}
-	if (!fsp_rmtree(dir))
-		st->files++;
-	if (lfd >= 0)
-		close(lfd);
-}
-
-int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st)
-{
-	struct dirent *de;
-	DIR *d;
-	int ret;
-
-	memset(st, 0, sizeof(*st));
-	d = opendir(base);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	ret = ensure_base(base);
-	if (ret) {
-		closedir(d);
-		return ret;
-	}
-	while ((de = readdir(d))) {
-		char dir[PATH_MAX], path[PATH_MAX];
-		struct stat sb;
-		int lfd;
-
-		if (!strncmp(de->d_name, ".new-", 5)) {
-			stale_fresh_dir(base, de->d_name, st);
-			continue;
-		}
-		if (de->d_name[0] == '.')
-			continue;
-		if (fsp_fmt(dir, sizeof(dir), "%s/%s", base, de->d_name) ||
-		    lstat(dir, &sb) || !S_ISDIR(sb.st_mode))
-			continue;
-		if (fsp_fmt(path, sizeof(path), "%s/%s", dir, LOCK_NAME))
-			continue;
-		lfd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (lfd >= 0 && !lock_when_dead(lfd)) {
-			st->live++;
-			close(lfd);
-			continue;
-		}
-		if (fsp_fmt(path, sizeof(path), "%s/%s", dir, JOURNAL_NAME) ||
-		    unwind_file(dir, path, st)) {
-			if (lfd >= 0)
-				close(lfd);
-			continue;
-		}
-		fsp_rmtree(dir);
-		st->runs++;
-		if (lfd >= 0)
-			close(lfd);
-	}
-	closedir(d);
-	return 0;
 }

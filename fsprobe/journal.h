@@ -5,7 +5,9 @@
  * instance) is written to the journal *before* it is created, so that
  * `fsprobe cleanup` or the next run can unwind exactly what a killed run
  * left, and nothing else. A run holds an flock on its `lock` file for its
- * whole life; a locked run is alive and is never touched.
+ * whole life; a locked run is alive and is never touched. Undoing what
+ * a journal lists is unwind.h's: loop and knob journal through this
+ * header, and unwind uses them, so the dependency runs one way.
  */
 #ifndef FSP_JOURNAL_H
 #define FSP_JOURNAL_H
@@ -14,6 +16,8 @@
 #include <sys/types.h>
 
 #define FSP_STATE_BASE "/run/fsprobe"
+#define FSP_JOURNAL_NAME "journal"	/* in a run directory */
+#define FSP_JOURNAL_LOCK "lock"	/* flock held while the run lives */
 
 struct fsp_journal {
 	char base[PATH_MAX];
@@ -21,17 +25,6 @@ struct fsp_journal {
 	char id[48];
 	int fd;			/* journal, O_APPEND */
 	int lockfd;
-};
-
-struct fsp_unwind_stats {
-	int runs;		/* stale runs unwound */
-	int live;		/* runs skipped because they are alive */
-	int loops;		/* loop devices detached */
-	int mounts;		/* mounts removed */
-	int knobs;		/* knobs restored */
-	int instances;		/* tracefs instances removed */
-	int files;		/* images and directories removed */
-	int refused;		/* entries not ours on inspection, left alone */
 };
 
 /* Create base (0700, root-owned, no symlink) and a new run directory. */
@@ -45,9 +38,8 @@ int fsp_journal_add(struct fsp_journal *j, const char *kind, const char *a,
 /* Path of a name inside the run directory. */
 int fsp_journal_path(const struct fsp_journal *j, char *buf, size_t len,
 		     const char *name);
-/* Unwind everything the journal lists (LIFO), remove the run dir. */
-int fsp_journal_finish(struct fsp_journal *j, struct fsp_unwind_stats *st);
-/* Unwind every stale (unlocked) run under base. */
-int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st);
+/* base, made 0700 if missing: a root-owned directory, not a symlink, that
+ * no one else may write; else -EPERM. */
+int fsp_journal_ensure_base(const char *base);
 
 #endif

@@ -130,6 +130,18 @@ static int valid_fs_name(const char *v)
 	return 1;
 }
 
+/* The one place that tells kinds of fs apart by name. */
+static enum fsp_profile_kind kind_of(const char *fs)
+{
+	if (!strcmp(fs, "tmpfs") || !strcmp(fs, "ramfs"))
+		return FSP_PROFILE_MEMORY;
+	if (!strcmp(fs, "squashfs") || !strcmp(fs, "erofs"))
+		return FSP_PROFILE_IMAGE;
+	if (!strcmp(fs, "overlay"))
+		return FSP_PROFILE_OVERLAY;
+	return FSP_PROFILE_DEVICE;
+}
+
 static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 		   struct fsp_profile_error *err, int line)
 {
@@ -247,11 +259,12 @@ int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 		ret = perr(err, 0, "missing required key 'fs'");
 		goto fail;
 	}
-	if (!strcmp(p->fs, "overlay") && !p->lower[0]) {
+	p->kind = kind_of(p->fs);
+	if (p->kind == FSP_PROFILE_OVERLAY && !p->lower[0]) {
 		ret = perr(err, 0, "overlay profile needs a 'lower' fs type");
 		goto fail;
 	}
-	if (strcmp(p->fs, "overlay") && p->lower[0]) {
+	if (p->kind != FSP_PROFILE_OVERLAY && p->lower[0]) {
 		ret = perr(err, 0, "'lower' is only for fs = overlay");
 		goto fail;
 	}
@@ -379,12 +392,14 @@ int fsp_profile_load_dir(const char *dir, struct fsp_profile **out, int *nr,
 	return 0;
 }
 
-int fsp_profile_is_image_builder(const struct fsp_profile *p)
+const char *fsp_profile_kind_name(enum fsp_profile_kind kind)
 {
-	return !strcmp(p->fs, "squashfs") || !strcmp(p->fs, "erofs");
-}
+	static const char *const names[] = {
+		[FSP_PROFILE_DEVICE] = "device",
+		[FSP_PROFILE_MEMORY] = "memory",
+		[FSP_PROFILE_IMAGE] = "image",
+		[FSP_PROFILE_OVERLAY] = "overlay",
+	};
 
-int fsp_profile_is_memory_fs(const struct fsp_profile *p)
-{
-	return !strcmp(p->fs, "tmpfs") || !strcmp(p->fs, "ramfs");
+	return (unsigned int)kind < FSP_ARRAY_SIZE(names) ? names[kind] : "?";
 }

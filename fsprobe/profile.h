@@ -15,6 +15,17 @@
 #define FSP_PROFILE_MAX_REQS	8
 #define FSP_PROFILE_LINE_MAX	1024
 
+/*
+ * What a profile's fs is to the runner, decided once by the parser from
+ * `fs`: nothing else tests fs names.
+ */
+enum fsp_profile_kind {
+	FSP_PROFILE_DEVICE,	/* mkfs on a loop device, mounted from it */
+	FSP_PROFILE_MEMORY,	/* tmpfs, ramfs: no device, no mkfs */
+	FSP_PROFILE_IMAGE,	/* squashfs, erofs: mkfs from a staging dir */
+	FSP_PROFILE_OVERLAY,	/* overlay on a `lower` device fs */
+};
+
 struct fsp_profile {
 	char name[64];			/* file name without ".conf" */
 	char path[PATH_MAX];
@@ -27,6 +38,7 @@ struct fsp_profile {
 	int nr_requires;
 	char description[256];
 	char lower[32];			/* overlay: fs type of the lower layer */
+	enum fsp_profile_kind kind;
 };
 
 struct fsp_profile_error {
@@ -46,10 +58,7 @@ int fsp_profile_load_dir(const char *dir, struct fsp_profile **out, int *nr,
 			 char *errpath, size_t errlen,
 			 struct fsp_profile_error *err);
 void fsp_profile_free_all(struct fsp_profile *p, int nr);
-
-/* Does the profile build a read-only image from a staging directory? */
-int fsp_profile_is_image_builder(const struct fsp_profile *p);
-/* Does the profile need no block device at all (tmpfs)? */
-int fsp_profile_is_memory_fs(const struct fsp_profile *p);
+/* "device", "memory", "image", "overlay" (tests, messages). */
+const char *fsp_profile_kind_name(enum fsp_profile_kind kind);
 
 #endif

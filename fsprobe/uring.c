@@ -18,11 +18,17 @@
 #define QD	8
 #define CHUNK	(128UL << 10)
 
+/* The program's choice (fsp_uring_want); the library reads no env. */
+static int wanted;
+
+void fsp_uring_want(int on)
+{
+	wanted = !!on;
+}
+
 int fsp_uring_wanted(void)
 {
-	const char *e = getenv("FSPROBE_URING");
-
-	return e && *e && strcmp(e, "0");
+	return wanted;
 }
 
 /* A short buffered write is legal, just rare: finish it by hand. */

@@ -21,7 +21,12 @@
  * written); any other error is a real I/O error.
  */
 int fsp_uring_write_pattern(int fd, size_t from, size_t to, uint32_t seed);
-/* FSPROBE_URING=1 asks for io_uring (tests, bench/run); else write(2). */
+/*
+ * Whether fsp_file_create writes through io_uring: off until the program
+ * asks (fsprobe: FSPROBE_URING=1, for tests and bench/run); else write(2).
+ * Set it before workers start: they read it, nobody locks it.
+ */
+void fsp_uring_want(int on);
 int fsp_uring_wanted(void);
 
 #endif

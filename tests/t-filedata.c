@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "filedata.h"
+#include "uring.h"
 #include "tap.h"
 
 static unsigned char ref_byte(uint64_t pos, uint32_t seed)
@@ -33,7 +34,7 @@ static void test_create(const char *uring)
 	ssize_t n;
 	int fd, ret;
 
-	setenv("FSPROBE_URING", uring, 1);
+	fsp_uring_want(*uring != '0');
 	fd = mkstemp(path);
 	if (fd < 0 || !buf) {
 		tap_ok(0, "temp file: %m");
@@ -56,7 +57,7 @@ static void test_create(const char *uring)
 		close(fd);
 	unlink(path);
 	free(buf);
-	unsetenv("FSPROBE_URING");
+	fsp_uring_want(0);
 }
 
 /*
@@ -149,6 +150,8 @@ int main(void)
 	ret = fsp_zero_check(z, sizeof(z), &zb);
 	tap_ok(ret != 0 && zb == 37, "first non-zero byte found at 37 (%zu)",
 	       zb);
+	tap_ok(!fsp_uring_wanted(), "io_uring is off until asked for, "
+	       "whatever the environment says");
 	test_create("0");	/* write(2): the default */
 	test_create("1");	/* io_uring where the kernel allows it */
 	return tap_done();

@@ -2,7 +2,8 @@
 /*
  * t-profile.c - the profile parser: good files parse into the right
  * fields; every kind of bad file is rejected with the right line number
- * and a message that names the problem. Also loads every shipped profile.
+ * and a message that names the problem. Also loads every shipped profile
+ * and checks the kind (device, memory, image, overlay) the parser gave it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -106,6 +107,83 @@ static void test_binary_and_long(void)
 	       "huge line rejected at line 1 (%s)", err.msg);
 }
 
+#define DEV FSP_PROFILE_DEVICE
+/* Every shipped profile and its kind: a new one must be added here. */
+static const struct {
+	const char *name;
+	enum fsp_profile_kind kind;
+} shipped[] = {
+	{ "btrfs-default", DEV }, { "btrfs-nodatacow", DEV },
+	{ "btrfs-zstd", DEV }, { "erofs", FSP_PROFILE_IMAGE },
+	{ "ext2", DEV }, { "ext3", DEV }, { "ext4-1k", DEV },
+	{ "ext4-bigalloc", DEV }, { "ext4-data-journal", DEV },
+	{ "ext4-default", DEV }, { "ext4-noextent", DEV },
+	{ "ext4-nojournal", DEV }, { "overlay-xfs", FSP_PROFILE_OVERLAY },
+	{ "squashfs", FSP_PROFILE_IMAGE },
+	{ "tmpfs-huge-advise", FSP_PROFILE_MEMORY },
+	{ "tmpfs-huge-always", FSP_PROFILE_MEMORY },
+	{ "tmpfs-huge-never", FSP_PROFILE_MEMORY },
+	{ "tmpfs-huge-within_size", FSP_PROFILE_MEMORY },
+	{ "xfs-1k", DEV }, { "xfs-default", DEV }, { "xfs-nocrc", DEV },
+	{ "xfs-reflink0", DEV },
+};
+
+static void test_kinds(const struct fsp_profile *all, int nr)
+{
+	size_t j;
+	int i, known = 0;
+
+	for (i = 0; i < nr; i++) {
+		for (j = 0; j < sizeof(shipped) / sizeof(shipped[0]); j++)
+			if (!strcmp(all[i].name, shipped[j].name))
+				break;
+		if (j == sizeof(shipped) / sizeof(shipped[0])) {
+			tap_ok(0, "%s: not in t-profile's table of kinds",
+			       all[i].name);
+			continue;
+		}
+		known++;
+		tap_ok(all[i].kind == shipped[j].kind, "%s (fs = %s) is "
+		       "%s (want %s)", all[i].name, all[i].fs,
+		       fsp_profile_kind_name(all[i].kind),
+		       fsp_profile_kind_name(shipped[j].kind));
+	}
+	TAP_EQ_LONG(known, (long)(sizeof(shipped) / sizeof(shipped[0])),
+		    "every profile of the table is shipped");
+}
+
+/* Kinds the shipped profiles do not cover, from the parser itself. */
+static void test_kind_texts(void)
+{
+	static const struct {
+		const char *text;
+		enum fsp_profile_kind kind;
+	} t[] = {
+		{ "fs = ramfs\n", FSP_PROFILE_MEMORY },
+		{ "fs = tmpfs\n", FSP_PROFILE_MEMORY },
+		{ "fs = erofs\n", FSP_PROFILE_IMAGE },
+		{ "fs = overlay\nlower = ext4\n", FSP_PROFILE_OVERLAY },
+		{ "fs = f2fs\n", FSP_PROFILE_DEVICE },
+		{ "fs = tmpfs2\n", FSP_PROFILE_DEVICE },
+	};
+	struct fsp_profile_error err;
+	struct fsp_profile p;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		ret = fsp_profile_parse_text("k", t[i].text, strlen(t[i].text),
+					     &p, &err);
+		tap_ok(!ret && p.kind == t[i].kind, "fs = %s: kind %s",
+		       ret ? "?" : p.fs, ret ? err.msg :
+		       fsp_profile_kind_name(p.kind));
+		if (!ret)
+			fsp_profile_free(&p);
+	}
+	tap_ok(!strcmp(fsp_profile_kind_name(FSP_PROFILE_OVERLAY), "overlay")
+	       && !strcmp(fsp_profile_kind_name(99), "?"), "kind names");
+}
+
 static void test_shipped(const char *dir)
 {
 	struct fsp_profile_error err;
@@ -128,6 +206,7 @@ static void test_shipped(const char *dir)
 		if (strcmp(all[i - 1].name, all[i].name) >= 0)
 			break;
 	tap_ok(i == nr, "profiles sorted by name");
+	test_kinds(all, nr);
 	fsp_profile_free_all(all, nr);
 }
 
@@ -156,6 +235,7 @@ int main(void)
 	test_good();
 	test_bad();
 	test_binary_and_long();
+	test_kind_texts();
 	test_shipped(dir);
 	test_file_errors(data);
 	return tap_done();

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "journal.h"
+#include "unwind.h"
 
 int fsp_cmd_cleanup(struct fsp_cli *cli)
 {

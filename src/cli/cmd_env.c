@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "mkfs.h"
+#include "proc.h"
 #include "mnt.h"
 #include "util.h"
 
@@ -83,7 +83,7 @@ static struct json_object *env_doc(void)
 	tl = json_object_new_object();
 	for (i = 0; i < FSP_ARRAY_SIZE(tools); i++)
 		json_object_object_add(tl, tools[i],
-			fsp_tool_find(tools[i], path, sizeof(path)) ? NULL :
+			fsp_proc_find(tools[i], path, sizeof(path)) ? NULL :
 			json_object_new_string(path));
 	json_object_object_add(doc, "tools", tl);
 	fs = json_object_new_object();

@@ -27,6 +27,7 @@
 #include "knob.h"
 #include "mnt.h"
 #include "slots.h"
+#include "unwind.h"
 #include "util.h"
 
 #define MAX_WORKERS 256
@@ -236,8 +237,8 @@ static int *slot_cpus(int jobs)
  */
 static int start_rank(const struct fsp_profile *p)
 {
-	return fsp_profile_is_image_builder(p) ? 0 :
-	       fsp_profile_is_memory_fs(p) ? 2 : 1;
+	return p->kind == FSP_PROFILE_IMAGE ? 0 :
+	       p->kind == FSP_PROFILE_MEMORY ? 2 : 1;
 }
 
 static int *start_order(const struct fsp_profile *profs, int nr)

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "mkfs.h"
+#include "proc.h"
 #include "report.h"
 #include "util.h"
 #include "vm.h"
@@ -320,7 +320,7 @@ static int boot(struct boot *b)
 		close(out[1]);
 		return ret;
 	}
-	ret = fsp_vm_start(argv, -1, out[1], err[1], &pid);
+	ret = fsp_proc_start(argv, -1, out[1], err[1], &pid);
 	close(out[1]);
 	close(err[1]);
 	if (ret) {
@@ -487,7 +487,7 @@ static int check_inputs(struct fsp_cli *cli, char *release, size_t len)
 	}
 	if (!qemu || !*qemu)
 		qemu = QEMU;
-	if (fsp_tool_find(qemu, path, sizeof(path))) {
+	if (fsp_proc_find(qemu, path, sizeof(path))) {
 		fsp_warn("%s not found: install qemu-system-x86 "
 			 "(./bootstrap-deps --vm)", qemu);
 		return FSP_EXIT_USAGE;

@@ -4,15 +4,20 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
+#include "uring.h"
 
 int main(int argc, char **argv)
 {
 	const struct fsp_command *c;
 	struct fsp_cli cli;
+	const char *uring = getenv("FSPROBE_URING");
 	int ret;
 
+	/* FSPROBE_URING=1: write test files through io_uring (uring.h). */
+	fsp_uring_want(uring && *uring && strcmp(uring, "0"));
 	ret = fsp_cli_parse(argc, argv, &cli);
 	if (ret >= 0)
 		return ret;

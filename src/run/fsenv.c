@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "fsenv.h"
-#include "mkfs.h"
+#include "proc.h"
 #include "mnt.h"
 #include "sparse.h"
 #include "util.h"
@@ -51,12 +51,12 @@ static int mkfs_argv(const struct fsp_fsenv *e, char **argv, int max)
 
 static int run_mkfs(struct fsp_fsenv *e)
 {
-	struct fsp_exec_result res;
+	struct fsp_proc res;
 	char *argv[FSP_PROFILE_MAX_ARGS + 4];
 	int ret;
 
 	mkfs_argv(e, argv, FSP_ARRAY_SIZE(argv));
-	ret = fsp_exec(argv, MKFS_TIMEOUT_S, &res);
+	ret = fsp_proc_run(argv, -1, FSP_PROC_TAIL, MKFS_TIMEOUT_S, &res);
 	e->t_mkfs += res.ms;
 	if (ret) {
 		snprintf(e->err, sizeof(e->err), "%s: %s", argv[0],
@@ -65,7 +65,7 @@ static int run_mkfs(struct fsp_fsenv *e)
 	}
 	if (res.status) {
 		snprintf(e->err, sizeof(e->err), "%s failed (exit %d): %s",
-			 argv[0], res.status, fsp_rstrip(res.output));
+			 argv[0], res.status, fsp_rstrip(res.tail));
 		return -EIO;
 	}
 	return 0;
@@ -109,7 +109,7 @@ static int do_mount(struct fsp_fsenv *e)
 	char opts[8192 + 256];
 	int ret;
 
-	if (!p->lower[0]) {
+	if (p->kind != FSP_PROFILE_OVERLAY) {
 		ret = mount_one(e, src, e->mnt, p->fs, p->mount_options);
 		e->mounted = !ret;
 		return ret;
@@ -288,9 +288,9 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 	char type[32];
 	int ret;
 
-	if (fsp_profile_is_memory_fs(p))
+	if (p->kind == FSP_PROFILE_MEMORY)
 		return do_mount(e);
-	if (fsp_profile_is_image_builder(p)) {
+	if (p->kind == FSP_PROFILE_IMAGE) {
 		/* Cases are prepared into stage/ first, by the caller. */
 		ret = fsp_journal_add(e->j, "image", e->image, NULL);
 		if (!ret)
@@ -329,14 +329,14 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 		return ret;
 	}
 	/* ext2/ext3 are served by ext4; any other mismatch is a bug. */
-	want = p->lower[0] ? p->lower : p->fs;
+	want = p->kind == FSP_PROFILE_OVERLAY ? p->lower : p->fs;
 	if (strcmp(type, want) && !(!strncmp(type, "ext", 3) &&
 				    !strncmp(want, "ext", 3))) {
 		snprintf(e->err, sizeof(e->err), "mkfs made '%s', profile "
 			 "says '%s'", type, want);
 		return -EINVAL;
 	}
-	if (p->lower[0])
+	if (p->kind == FSP_PROFILE_OVERLAY)
 		return overlay_dirs(e);
 	return do_mount(e);
 }

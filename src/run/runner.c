@@ -20,7 +20,7 @@
 #include "fsenv.h"
 #include "kmsg.h"
 #include "loop.h"
-#include "mkfs.h"
+#include "proc.h"
 #include "mnt.h"
 #include "runner.h"
 #include "util.h"
@@ -42,13 +42,13 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 			 "kernel", prof->lower);
 		return buf;
 	}
-	if (prof->nr_mkfs && fsp_tool_find(prof->mkfs[0], path, sizeof(path))) {
+	if (prof->nr_mkfs && fsp_proc_find(prof->mkfs[0], path, sizeof(path))) {
 		snprintf(buf, len, "%s not found: install its package "
 			 "(./bootstrap-deps)", prof->mkfs[0]);
 		return buf;
 	}
-	if (!prof->nr_mkfs && !fsp_profile_is_memory_fs(prof) &&
-	    strcmp(prof->fs, "overlay")) {
+	if (!prof->nr_mkfs && prof->kind != FSP_PROFILE_MEMORY &&
+	    prof->kind != FSP_PROFILE_OVERLAY) {
 		snprintf(buf, len, "profile has no mkfs command");
 		return buf;
 	}
@@ -67,7 +67,7 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 					 "kernel", r);
 				return buf;
 			}
-		} else if (fsp_tool_find(r, path, sizeof(path))) {
+		} else if (fsp_proc_find(r, path, sizeof(path))) {
 			snprintf(buf, len, "required tool %s not found", r);
 			return buf;
 		}
@@ -414,7 +414,7 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 	t.dir = e.mnt;
 	t.prep_dir = e.mnt;
 	t.fs = prof->fs;
-	t.shmem = fsp_profile_is_memory_fs(prof);
+	t.shmem = prof->kind == FSP_PROFILE_MEMORY;
 	t.si = si;
 	t.payload_dir = o->payload_dir;
 	t.run_id = j->id;
@@ -426,7 +426,7 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 	t.cold_method = t.shmem ? "none (tmpfs: data lives in the cache)" :
 				  "remount";
 
-	if (fsp_profile_is_image_builder(prof)) {
+	if (prof->kind == FSP_PROFILE_IMAGE) {
 		t.readonly = 1;
 		t.prep_dir = e.stage;
 		ret = mkdir_journalled(j, e.stage);

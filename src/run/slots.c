@@ -18,8 +18,8 @@
 
 int fsp_slot_wants_device(const struct fsp_profile *p)
 {
-	return !fsp_profile_is_memory_fs(p) &&
-	       !fsp_profile_is_image_builder(p);
+	return p->kind != FSP_PROFILE_MEMORY &&
+	       p->kind != FSP_PROFILE_IMAGE;
 }
 
 /* An almost empty image; each profile sizes it (fsp_loop_reset). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vm.h - the parts of `fsprobe vm`: running host tools by fork/exec
- * (vm_spawn.c), the guest's kernel modules from a .deb or a modules tree
+ * vm.h - the parts of `fsprobe vm`: temporary and cache directories
+ * (vm_dirs.c), the guest's kernel modules from a .deb or a modules tree
  * (vm_modules.c), and the initramfs: its file list, content hash, cache
  * and newc cpio writer (vm_initramfs.c). Library style: 0 or -errno, a
  * one-line reason in the caller's buffer, never exit; cmd_vm.c talks to
@@ -14,30 +14,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* --- vm_spawn.c ------------------------------------------------------- */
+/* --- vm_dirs.c (its tools run with fsprobe/proc.h) ------------------ */
 
-struct fsp_vm_proc {
-	int status;		/* exit code, or 128+signal */
-	char *out;		/* stdout (if asked for), NUL-terminated */
-	size_t out_len;
-	char err[2048];		/* tail of stderr */
-};
-
-/*
- * Start argv (argv[0] an absolute path, or found like fsp_tool_find)
- * with the given fds as stdin/stdout/stderr (-1: /dev/null); *pid is the
- * child, which dies with us. The caller waits for it.
- */
-int fsp_vm_start(char *const argv[], int in_fd, int out_fd, int err_fd,
-		 pid_t *pid);
-/*
- * Run argv (argv[0] an absolute path, or found like fsp_tool_find) with
- * stdin from in_fd (-1: /dev/null) and stdout to out_fd (-1: captured in
- * p->out). Returns 0 when it ran (see p->status), -errno when it could
- * not, -ETIMEDOUT (killed) after timeout_s. Free p->out with free().
- */
-int fsp_vm_spawn(char *const argv[], int in_fd, int out_fd, int timeout_s,
-		 struct fsp_vm_proc *p);
 /* mkdtemp under $TMPDIR (or /tmp) with the given prefix. */
 int fsp_vm_mkdtemp(const char *prefix, char *buf, size_t len);
 /* mkdir -p, mode 0755 (0700 for the last component if private). */

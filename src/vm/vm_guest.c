@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "profile.h"
-#include "mkfs.h"
+#include "proc.h"
 #include "util.h"
 #include "vm.h"
 
@@ -132,7 +132,7 @@ static int add_tool(struct fsp_vm_img *img, const char *name)
 	char path[PATH_MAX], dst[PATH_MAX];
 	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
 
-	if (strchr(name, '{') || fsp_tool_find(name, path, sizeof(path)))
+	if (strchr(name, '{') || fsp_proc_find(name, path, sizeof(path)))
 		return 0;	/* missing here: the guest says "skip" */
 	if (fsp_fmt(dst, sizeof(dst), "usr/sbin/%s", base))
 		return -ENAMETOOLONG;
@@ -204,7 +204,7 @@ int fsp_vm_guest_base(struct fsp_vm_img *img, const struct fsp_vm_guest_in *in,
 				      sizeof(guest_init) - 1, 0755);
 	if (ret)
 		return ret;
-	if (fsp_tool_find("busybox", busybox, sizeof(busybox))) {
+	if (fsp_proc_find("busybox", busybox, sizeof(busybox))) {
 		snprintf(img->why, sizeof(img->why), "busybox not found: "
 			 "install busybox-static (./bootstrap-deps --vm)");
 		return -ENOENT;

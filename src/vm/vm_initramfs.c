@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "util.h"
 #include "vm.h"
 
@@ -310,7 +311,7 @@ int fsp_vm_img_elf(struct fsp_vm_img *img, const char *dst,
 		   const char *src)
 {
 	char interp[PATH_MAX], lib[PATH_MAX], *argv[4], *line, *save;
-	struct fsp_vm_proc p;
+	struct fsp_proc p;
 	int ret, dyn;
 
 	ret = fsp_vm_img_file(img, dst, src, 0755);
@@ -339,7 +340,7 @@ int fsp_vm_img_elf(struct fsp_vm_img *img, const char *dst,
 	argv[1] = "--list";
 	argv[2] = (char *)src;
 	argv[3] = NULL;
-	ret = fsp_vm_spawn(argv, -1, -1, LDSO_TIMEOUT_S, &p);
+	ret = fsp_proc_run(argv, -1, FSP_PROC_CAPTURE, LDSO_TIMEOUT_S, &p);
 	if (ret) {
 		snprintf(img->why, sizeof(img->why), "%s --list %s: %s",
 			 img->interp, src, strerror(-ret));
@@ -351,7 +352,7 @@ int fsp_vm_img_elf(struct fsp_vm_img *img, const char *dst,
 		if (dyn <= 0)
 			return 0;
 		snprintf(img->why, sizeof(img->why), "%s --list %s: exit %d: "
-			 "%s", img->interp, src, p.status, fsp_rstrip(p.err));
+			 "%s", img->interp, src, p.status, fsp_rstrip(p.tail));
 		return -ENOEXEC;
 	}
 	for (line = strtok_r(p.out, "\n", &save); line;
@@ -554,7 +555,7 @@ static int compress_to(struct fsp_vm_img *img, const char *tmp)
 		close(out);
 		return ret;
 	}
-	ret = fsp_vm_start(argv, pfd[0], out, -1, &pid);
+	ret = fsp_proc_start(argv, pfd[0], out, -1, &pid);
 	close(pfd[0]);
 	close(out);
 	if (ret) {

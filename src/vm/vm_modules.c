@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "util.h"
 #include "vm.h"
 
@@ -144,10 +145,10 @@ static int symlink_farm(const char *dir, const char *root, const char *kver)
 	return ret;
 }
 
-static int run(char **argv, int out_fd, struct fsp_vm_proc *p, char *why,
+static int run(char **argv, int out_fd, struct fsp_proc *p, char *why,
 	       size_t whylen)
 {
-	int ret = fsp_vm_spawn(argv, -1, out_fd, TOOL_TIMEOUT_S, p);
+	int ret = fsp_proc_run(argv, -1, out_fd, TOOL_TIMEOUT_S, p);
 
 	if (ret) {
 		snprintf(why, whylen, "%s: %s%s", argv[0], strerror(-ret),
@@ -168,7 +169,7 @@ static int unpack_ko(const char *src, struct fsp_vm_mods *m, char *name,
 	};
 	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
 	char dst[PATH_MAX], *argv[5];
-	struct fsp_vm_proc p;
+	struct fsp_proc p;
 	size_t i, bl = strlen(base);
 	int fd, ret;
 
@@ -196,7 +197,7 @@ static int unpack_ko(const char *src, struct fsp_vm_mods *m, char *name,
 	close(fd);
 	if (!ret && p.status) {
 		snprintf(why, whylen, "%s -dc %s: %s", comp[i].tool, src,
-			 fsp_rstrip(p.err));
+			 fsp_rstrip(p.tail));
 		ret = -EIO;
 	}
 	return ret;
@@ -207,7 +208,7 @@ static int resolve(const char *root, struct fsp_vm_mods *m, int verbose,
 		   char *why, size_t whylen)
 {
 	char *argv[8], *line, *save, *save2, name[256];
-	struct fsp_vm_proc p;
+	struct fsp_proc p;
 	size_t i;
 	int ret;
 
@@ -216,13 +217,13 @@ static int resolve(const char *root, struct fsp_vm_mods *m, int verbose,
 	argv[2] = (char *)root;
 	argv[3] = m->kver;
 	argv[4] = NULL;
-	ret = run(argv, -1, &p, why, whylen);
+	ret = run(argv, FSP_PROC_CAPTURE, &p, why, whylen);
 	if (ret)
 		return ret;
 	free(p.out);
 	if (p.status) {
 		snprintf(why, whylen, "depmod -b %s %s: %s", root, m->kver,
-			 fsp_rstrip(p.err));
+			 fsp_rstrip(p.tail));
 		return -EIO;
 	}
 	for (i = 0; i < FSP_ARRAY_SIZE(wanted); i++) {
@@ -234,7 +235,7 @@ static int resolve(const char *root, struct fsp_vm_mods *m, int verbose,
 		argv[5] = "--show-depends";
 		argv[6] = (char *)wanted[i];
 		argv[7] = NULL;
-		ret = run(argv, -1, &p, why, whylen);
+		ret = run(argv, FSP_PROC_CAPTURE, &p, why, whylen);
 		if (ret)
 			return ret;
 		if (p.status) {
@@ -358,13 +359,13 @@ static int load_set(const char *dir, struct fsp_vm_mods *m)
 static int copy_file(const char *src, const char *dst)
 {
 	char *argv[] = { "cat", (char *)src, NULL };
-	struct fsp_vm_proc p;
+	struct fsp_proc p;
 	int fd, ret;
 
 	fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	ret = fsp_vm_spawn(argv, -1, fd, TOOL_TIMEOUT_S, &p);
+	ret = fsp_proc_run(argv, -1, fd, TOOL_TIMEOUT_S, &p);
 	close(fd);
 	return ret ? ret : p.status ? -EIO : 0;
 }
@@ -374,7 +375,7 @@ static int from_deb(const char *deb, int verbose, struct fsp_vm_mods *m,
 {
 	char cache[PATH_MAX], final[PATH_MAX], tmp[PATH_MAX], work[PATH_MAX];
 	char root[PATH_MAX], src[PATH_MAX], *argv[5];
-	struct fsp_vm_proc p;
+	struct fsp_proc p;
 	uint64_t h = fsp_vm_hash(FSP_VM_HASH_INIT, MODS_VERSION,
 				 sizeof(MODS_VERSION));
 	size_t i;
@@ -422,13 +423,13 @@ static int from_deb(const char *deb, int verbose, struct fsp_vm_mods *m,
 	argv[2] = (char *)deb;
 	argv[3] = root;
 	argv[4] = NULL;
-	ret = run(argv, -1, &p, why, whylen);
+	ret = run(argv, FSP_PROC_CAPTURE, &p, why, whylen);
 	if (ret)
 		goto out;
 	free(p.out);
 	if (p.status) {
 		snprintf(why, whylen, "dpkg-deb -x %s: %s", deb,
-			 fsp_rstrip(p.err));
+			 fsp_rstrip(p.tail));
 		ret = -EIO;
 		goto out;
 	}

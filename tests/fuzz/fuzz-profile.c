@@ -101,8 +101,10 @@ static void check_profile(const struct fsp_profile *p)
 		fail("accepted mount_options name a device", p->mount_options);
 	if (p->size_mb && (p->size_mb < 16 || p->size_mb > 65536))
 		fail("accepted profile", "size out of range");
-	fsp_profile_is_image_builder(p);
-	fsp_profile_is_memory_fs(p);
+	if (!strcmp(fsp_profile_kind_name(p->kind), "?"))
+		fail("accepted profile", "kind out of range");
+	if ((p->kind == FSP_PROFILE_OVERLAY) != !!p->lower[0])
+		fail("accepted profile", "overlay kind and 'lower' disagree");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
