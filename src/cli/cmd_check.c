@@ -3,7 +3,6 @@
  * cmd_check.c - `fsprobe check DIR` runs the probes on a filesystem that
  * is already mounted (NFS, a real disk): no mkfs, no loop device; our
  * files live in a private subdirectory that is removed afterwards.
- * `fsprobe compare` reports verdict and result changes between runs.
  */
 #include <stdio.h>
 #include <sys/stat.h>
@@ -47,24 +46,4 @@ int fsp_cmd_check(struct fsp_cli *cli)
 		ret = fsp_doc_exit_status(doc);
 	json_object_put(doc);
 	return ret;
-}
-
-int fsp_cmd_compare(struct fsp_cli *cli)
-{
-	struct json_object *a = NULL, *b = NULL;
-	char err[512];
-	int worse = 0, ret;
-
-	if (fsp_doc_load(cli->args[0], &a, err, sizeof(err)) ||
-	    fsp_doc_load(cli->args[1], &b, err, sizeof(err))) {
-		fsp_warn("%s", err);
-		json_object_put(a);
-		return FSP_EXIT_USAGE;
-	}
-	ret = fsp_compare(stdout, a, b, &worse);
-	json_object_put(a);
-	json_object_put(b);
-	if (ret)
-		return FSP_EXIT_USAGE;
-	return worse ? FSP_EXIT_FAIL : FSP_EXIT_OK;
 }
