@@ -37,7 +37,7 @@
  * every probe) under TCG took ~10 min on this project's 2 shared vCPUs.
  */
 #define DEFAULT_TIMEOUT_S 1800
-#define QEMU "qemu-system-x86_64"
+#define QEMU FSP_VM_QEMU
 /*
  * One host thread for all vCPUs. With thread=multi, Debian's 6.12 guest
  * died in 2 of 4 full runs with "Oops: int3" in __filemap_add_folio, RIP
@@ -47,7 +47,7 @@
  * faults pages in). Cross-modifying code is where multi-threaded TCG is
  * weakest; with one thread the guest keeps its 2 CPUs, interleaved.
  */
-#define DEFAULT_ACCEL "tcg,thread=single"
+#define DEFAULT_ACCEL FSP_VM_ACCEL
 /* >= 1 GiB: below 512 MiB the guest kernel turns THP off by default. */
 #define GUEST_MEM "2G"
 #define TAIL_MAX (256 * 1024)
@@ -73,59 +73,50 @@ static int add_arg(char **buf, size_t *len, const char *a)
 	return 0;
 }
 
-/* The run options as the guest's fsprobe takes them; -p files copied. */
+struct guest_argv {
+	struct fsp_vm_img *img;
+	char *buf;
+	size_t len;
+};
+
+/* One run option for the guest's argv; a -p file is copied in. */
+static int guest_arg(void *ctx, const char *opt, const char *val, int k)
+{
+	struct guest_argv *g = ctx;
+	const char *base;
+	char dst[PATH_MAX];
+	int ret;
+
+	ret = add_arg(&g->buf, &g->len, opt);
+	if (ret || !val)
+		return ret;
+	if (strcmp(opt, "-p") || !fsp_vm_is_profile_path(val))
+		return add_arg(&g->buf, &g->len, val);
+	base = strrchr(val, '/') ? strrchr(val, '/') + 1 : val;
+	if (fsp_fmt(dst, sizeof(dst), "etc/fsprobe/p%d/%s", k, base))
+		return -ENAMETOOLONG;
+	ret = fsp_vm_img_file(g->img, dst, val, 0644);
+	if (!ret && fsp_fmt(dst, sizeof(dst), "/etc/fsprobe/p%d/%s", k, base))
+		ret = -ENAMETOOLONG;
+	return ret ? ret : add_arg(&g->buf, &g->len, dst);
+}
+
+/* The run options as the guest's fsprobe takes them (the option table
+ * says which), one a line, and this boot's nonce. */
 static int guest_args(struct fsp_vm_img *img, const struct fsp_cli *cli,
 		      const char *nonce)
 {
-	char *args = NULL, num[32], dst[PATH_MAX];
-	size_t len = 0;
-	int i, ret = 0;
+	struct guest_argv g = { .img = img };
+	int ret;
 
-	for (i = 0; !ret && i < cli->nr_profiles; i++) {
-		const char *p = cli->profiles[i];
-		const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
-
-		ret = add_arg(&args, &len, "-p");
-		if (ret || !fsp_vm_is_profile_path(p)) {
-			ret = ret ? ret : add_arg(&args, &len, p);
-			continue;
-		}
-		if (fsp_fmt(dst, sizeof(dst), "etc/fsprobe/p%d/%s", i, base))
-			ret = -ENAMETOOLONG;
-		if (!ret)
-			ret = fsp_vm_img_file(img, dst, p, 0644);
-		if (!ret && fsp_fmt(dst, sizeof(dst), "/etc/fsprobe/p%d/%s",
-				    i, base))
-			ret = -ENAMETOOLONG;
-		if (!ret)
-			ret = add_arg(&args, &len, dst);
-	}
-	for (i = 0; !ret && i < cli->nr_probes; i++) {
-		ret = add_arg(&args, &len, "-P");
-		if (!ret)
-			ret = add_arg(&args, &len, cli->probes[i]);
-	}
-	if (!ret && cli->jobs) {
-		snprintf(num, sizeof(num), "%d", cli->jobs);
-		ret = add_arg(&args, &len, "-j");
-		if (!ret)
-			ret = add_arg(&args, &len, num);
-	}
-	if (!ret && cli->size_mb) {
-		snprintf(num, sizeof(num), "%lu", cli->size_mb);
-		ret = add_arg(&args, &len, "--size");
-		if (!ret)
-			ret = add_arg(&args, &len, num);
-	}
-	for (i = 0; !ret && i < cli->verbose; i++)
-		ret = add_arg(&args, &len, "-v");
+	ret = fsp_cli_guest_args(cli, guest_arg, &g);
 	if (!ret)
 		ret = fsp_vm_img_data(img, "etc/fsprobe/vm-args",
-				      args ? args : "", len, 0644);
+				      g.buf ? g.buf : "", g.len, 0644);
 	if (!ret)
 		ret = fsp_vm_img_data(img, "etc/fsprobe/vm-nonce", nonce,
 				      strlen(nonce), 0644);
-	free(args);
+	free(g.buf);
 	return ret;
 }
 

@@ -14,6 +14,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* qemu and its -accel unless FSPROBE_QEMU, FSPROBE_VM_ACCEL say else. */
+#define FSP_VM_QEMU "qemu-system-x86_64"
+#define FSP_VM_ACCEL "tcg,thread=single"
+
 /* --- vm_spawn.c ------------------------------------------------------- */
 
 struct fsp_vm_proc {
