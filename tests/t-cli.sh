@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t-cli.sh - the command line without root: --help comes from the option
-# table (every option and command listed), usage errors exit 2 with the
-# "Try" line, bad profiles are named with file and line.
+# table (every option and command listed), the man page lists the same
+# options with the same arguments and the same environment variables, each
+# one the code reads, usage errors exit 2 with the "Try" line, bad profiles
+# are named with file and line.
 . "$srcdir/tests/tap.sh"
 F="$builddir/src/fsprobe"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -14,6 +16,28 @@ for w in env list run check compare cleanup --profile --probe --jobs \
 done
 v=$("$F" --version); [ "$v" = "fsprobe $(sed -n 's/^AC_INIT(\[fsprobe\], \[\([^]]*\)\].*/\1/p' "$srcdir/configure.ac")" ]
 ok $? "--version prints the configure.ac version ($v)"
+
+# The option and environment lists of --help and of the man page.
+M="$builddir/man/fsprobe.8"; [ -f "$M" ] || M="$srcdir/man/fsprobe.8"
+sed -n '/^Options:/,/^$/{/^ /p;}' "$T/help" | cut -c1-25 | sed 's/,//' |
+	awk 'NF { $1 = $1; print }' > "$T/help-opts"
+sed -n '/^\.SH OPTIONS/,/^\.SH /{/^\.TP/{n;p;}}' "$M" |
+	sed -e 's/\\-/-/g' -e 's/\\f[BIR]//g' -e 's/^\.BR* //' \
+	    -e 's/ ", " / /' -e 's/ =/=/' > "$T/man-opts"
+[ -s "$T/help-opts" ] && [ "$(wc -l < "$T/help-opts")" -ge 14 ] &&
+	cmp -s "$T/help-opts" "$T/man-opts"
+r=$?; ok $r "the man page lists --help's options, same arguments ($(wc -l < "$T/man-opts"))"
+[ $r -eq 0 ] || diff "$T/help-opts" "$T/man-opts" | while IFS= read -r l; do diag "$l"; done
+grep -rhoE 'getenv\("FSPROBE_[A-Z_]+"\)' "$srcdir/src" "$srcdir/fsprobe" \
+	"$srcdir/conformance" | sed 's/.*"\(.*\)".*/\1/' | sort -u > "$T/env-code"
+sed -n '/^Environment:/,/^$/p' "$T/help" | grep -o '^  FSPROBE_[A-Z_]*' |
+	sed 's/^ *//' | sort > "$T/env-help"
+sed -n '/^\.SH ENVIRONMENT/,/^\.SH /{/^\.TP/{n;p;}}' "$M" | sed 's/^\.B //' |
+	sort > "$T/env-man"
+[ "$(wc -l < "$T/env-code")" -ge 9 ] && cmp -s "$T/env-code" "$T/env-help" &&
+	cmp -s "$T/env-code" "$T/env-man"
+r=$?; ok $r "--help and the man page list each FSPROBE_* the code reads ($(wc -l < "$T/env-code"))"
+[ $r -eq 0 ] || cat "$T/env-help" "$T/env-man" | sort | diff "$T/env-code" - | while IFS= read -r l; do diag "$l"; done
 
 expect2() { # expect2 DESC PATTERN ARGS...
 	desc=$1; pat=$2; shift 2

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cli.h - the command line: one table of commands and one of options,
- * from which getopt_long's table, argument checks and --help are all
- * generated, so the help text cannot drift from what is parsed.
+ * cli.h - the command line: one table of commands, one of options and
+ * one of environment variables (options.c), from which getopt_long's
+ * table, argument checks, vm's guest argv, --help and the man page's
+ * lists are all generated, so none can drift from what is parsed.
  */
 #ifndef FSP_CLI_H
 #define FSP_CLI_H
@@ -57,6 +58,15 @@ struct fsp_command {
 extern const struct fsp_command fsp_commands[];
 
 int fsp_cli_parse(int argc, char **argv, struct fsp_cli *cli);
+/*
+ * The options the option table marks for the guest's `fsprobe run`, as
+ * given, in table order: add(ctx, "-p" or "--size", its value or NULL
+ * for a flag, k for the k-th of a repeated option); stops at non-zero.
+ */
+int fsp_cli_guest_args(const struct fsp_cli *cli,
+		       int (*add)(void *ctx, const char *opt,
+				  const char *val, int k),
+		       void *ctx);
 void fsp_usage(FILE *out);
 /* Print "fsprobe: MSG" and "Try 'fsprobe --help'" on stderr; returns 2. */
 int fsp_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -3,7 +3,6 @@
  * cmd_check.c - `fsprobe check DIR` runs the probes on a filesystem that
  * is already mounted (NFS, a real disk): no mkfs, no loop device; our
  * files live in a private subdirectory that is removed afterwards.
- * `fsprobe compare` reports verdict and result changes between runs.
  */
 #include <stdio.h>
 #include <sys/stat.h>
@@ -53,24 +52,4 @@ int fsp_cmd_check(struct fsp_cli *cli)
 		ret = fsp_doc_exit_status(doc);
 	fsp_res_doc_free(doc);
 	return ret;
-}
-
-int fsp_cmd_compare(struct fsp_cli *cli)
-{
-	struct fsp_res_doc *a = NULL, *b = NULL;
-	char err[512];
-	int worse = 0, ret;
-
-	if (fsp_doc_load(cli->args[0], &a, err, sizeof(err)) ||
-	    fsp_doc_load(cli->args[1], &b, err, sizeof(err))) {
-		fsp_warn("%s", err);
-		fsp_res_doc_free(a);
-		return FSP_EXIT_USAGE;
-	}
-	ret = fsp_compare(stdout, a, b, &worse);
-	fsp_res_doc_free(a);
-	fsp_res_doc_free(b);
-	if (ret)
-		return FSP_EXIT_USAGE;
-	return worse ? FSP_EXIT_FAIL : FSP_EXIT_OK;
 }

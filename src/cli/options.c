@@ -1,62 +1,213 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * options.c - the command and option tables and everything derived from
- * them: getopt_long's table, per-command option checks, and --help (in
- * the style of xfs_io's command table: one place, never written twice).
+ * options.c - the command, option and environment tables and everything
+ * derived from them: getopt_long's table, where each option's value goes
+ * and whether it was given, per-command option checks, the run options
+ * vm forwards to its guest, --help and the man page's OPTIONS and
+ * ENVIRONMENT (--help-man, at build time), in the style of xfs_io's
+ * command table: one place, never written twice.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "util.h"
+#include "vm.h"
 
 enum {
 	OPT_SIZE = 256, OPT_KEEP, OPT_KERNEL, OPT_MODULES, OPT_DEB,
-	OPT_TIMEOUT,
+	OPT_TIMEOUT, OPT_HELP_MAN,
 };
+
+/* How an option's value is stored in struct fsp_cli, at off. */
+enum opt_type {
+	OT_ACTION,	/* -h, -V, --help-man: act and exit */
+	OT_COUNT,	/* int, counts the option */
+	OT_FLAG,	/* int, set to 1 */
+	OT_STR,		/* const char * */
+	OT_LIST,	/* const char *[max], its count (int) at nr_off */
+	OT_INT,		/* int from min to max */
+	OT_ULONG,	/* unsigned long from min to max */
+	OT_FORMAT,	/* enum fsp_format, and format_set */
+};
+
+#define OPT_GUEST	(1 << 0)	/* vm forwards it to the guest's run */
+#define OPT_HIDDEN	(1 << 1)	/* in neither --help nor the man page */
 
 struct fsp_option {
 	const char *name;
 	int val;		/* short letter, or OPT_* */
 	const char *arg;	/* NULL: no argument */
 	unsigned int cmds;	/* commands that take it */
-	const char *help;
+	unsigned int flags;	/* OPT_GUEST, OPT_HIDDEN */
+	enum opt_type type;
+	size_t off, nr_off;	/* the field(s) in struct fsp_cli */
+	unsigned long min, max;	/* OT_INT, OT_ULONG range; OT_LIST size */
+	const char *unit;	/* OT_INT, OT_ULONG: "-j takes UNIT from" */
+	const char *help;	/* --help's line */
+	const char *man;	/* the man page's paragraph (roff) */
 };
+
+#define F(field)	.off = offsetof(struct fsp_cli, field)
+#define LIST(field, nr)	.type = OT_LIST, F(field), \
+	.nr_off = offsetof(struct fsp_cli, nr), \
+	.max = FSP_ARRAY_SIZE(((struct fsp_cli *)0)->field)
 
 static const struct fsp_option options[] = {
-	{ "profile", 'p', "PROFILE", CMD_RUN | CMD_LIST | CMD_VM,
-	  "profile name or path to a .conf file (repeatable; default: all)" },
-	{ "probe", 'P', "PROBE", CMD_RUN | CMD_CHECK | CMD_VM,
-	  "run only this probe (repeatable; default: all)" },
-	{ "jobs", 'j', "N", CMD_RUN | CMD_VM,
-	  "profiles run in parallel (default: number of CPUs; N > 1: one CPU "
-	  "each)" },
-	{ "format", 'f', "FMT", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM,
-	  "output format: table, json, ktap or junit (default: table)" },
-	{ "output", 'o', "FILE", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM,
-	  "write the report to FILE instead of stdout" },
-	{ "size", OPT_SIZE, "MiB", CMD_RUN | CMD_VM,
-	  "image size for every profile (sparse; default: the profile's, "
-	  "else 512)" },
-	{ "keep", OPT_KEEP, NULL, CMD_RUN,
-	  "keep the run directory (images, results) for inspection" },
-	{ "kernel", OPT_KERNEL, "VMLINUZ", CMD_VM,
-	  "guest kernel image (bzImage; default: the one in --deb)" },
-	{ "modules", OPT_MODULES, "DIR", CMD_VM,
-	  "the guest kernel's unpacked /lib/modules/KVER tree" },
-	{ "deb", OPT_DEB, "PKG.deb", CMD_VM,
-	  "a linux-image .deb: its kernel and modules" },
-	{ "timeout", OPT_TIMEOUT, "SEC", CMD_VM,
-	  "stop the guest after SEC seconds (default: 1800)" },
-	{ "verbose", 'v', NULL, CMD_ALL, "progress and details on stderr" },
-	{ "help", 'h', NULL, CMD_ALL, "show this help and exit" },
-	{ "version", 'V', NULL, CMD_ALL, "show the version and exit" },
+	{ "profile", 'p', "PROFILE", CMD_RUN | CMD_LIST | CMD_VM, OPT_GUEST,
+	  LIST(profiles, nr_profiles),
+	  .help = "profile name or path to a .conf file (repeatable; "
+	  "default: all)",
+	  .man = "A profile name (see \\fBlist\\fR) or a path to a "
+	  "\\fB.conf\\fR file;\n"
+	  "repeatable.\n" },
+	{ "probe", 'P', "PROBE", CMD_RUN | CMD_CHECK | CMD_VM, OPT_GUEST,
+	  LIST(probes, nr_probes),
+	  .help = "run only this probe (repeatable; default: all)",
+	  .man = "Run only this probe; repeatable.\n" },
+	{ "jobs", 'j', "N", CMD_RUN | CMD_VM, OPT_GUEST,
+	  .type = OT_INT, F(jobs), .min = 1, .max = 256, .unit = "a number",
+	  .help = "profiles run in parallel (default: number of CPUs; N > 1: "
+	  "one CPU each)",
+	  .man = "Profiles run in parallel (default: the number of CPUs). "
+	  "With N > 1 and\n"
+	  "at least N CPUs to run on, worker slot \\fIi\\fR is bound to the\n"
+	  "\\fIi\\fR-th of them, and what it runs (mkfs, the payloads) with "
+	  "it: a\n"
+	  "worker woken by a loop device's kworker is otherwise often placed "
+	  "on the\n"
+	  "kworker's CPU, beside the other worker, while its own CPU idles\n"
+	  "(\\fBbench/run\\fR measured \\-j 2 about 5% faster bound). For the "
+	  "same\n"
+	  "reason the run sets the workqueues' default affinity scope\n"
+	  "(\\fI/sys/module/workqueue/parameters/default_affinity_scope\\fR, "
+	  "Linux 6.6)\n"
+	  "to \\fBcpu\\fR, so that the loop I/O a worker waits for runs on its "
+	  "CPU,\n"
+	  "not on the other worker's (\\-j 2 12% faster again); like every "
+	  "knob it\n"
+	  "is journalled first and restored at the end, after a signal, and "
+	  "by\n"
+	  "\\fBcleanup\\fR after a SIGKILL. A scope that is \\fBcpu\\fR already "
+	  "is left\n"
+	  "alone. See \\fBFSPROBE_PIN_CPUS\\fR.\n" },
+	{ "format", 'f', "FMT", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM, 0,
+	  .type = OT_FORMAT, F(format),
+	  .help = "output format: table, json, ktap or junit (default: table)",
+	  .man = "\\fBtable\\fR (default), \\fBjson\\fR, \\fBktap\\fR or "
+	  "\\fBjunit\\fR.\n" },
+	{ "output", 'o', "FILE", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM, 0,
+	  .type = OT_STR, F(output),
+	  .help = "write the report to FILE instead of stdout",
+	  .man = "Write the report to \\fIFILE\\fR.\n" },
+	{ "size", OPT_SIZE, "MiB", CMD_RUN | CMD_VM, OPT_GUEST,
+	  .type = OT_ULONG, F(size_mb), .min = 16, .max = 65536,
+	  .unit = "MiB",
+	  .help = "image size for every profile (sparse; default: the "
+	  "profile's, else 512)",
+	  .man = "Image size for every profile (sparse: it costs only what is "
+	  "written).\n" },
+	{ "keep", OPT_KEEP, NULL, CMD_RUN, 0, .type = OT_FLAG, F(keep),
+	  .help = "keep the run directory (images, results) for inspection",
+	  .man = "Keep the run directory (images, per-profile results) for "
+	  "inspection; the\n"
+	  "next run or \\fBcleanup\\fR removes it.\n" },
+	{ "kernel", OPT_KERNEL, "VMLINUZ", CMD_VM, 0, .type = OT_STR, F(kernel),
+	  .help = "guest kernel image (bzImage; default: the one in --deb)",
+	  .man = "\\fBvm\\fR: the guest kernel, an x86 bzImage (default: the "
+	  "one in \\fB\\-\\-deb\\fR).\n" },
+	{ "modules", OPT_MODULES, "DIR", CMD_VM, 0, .type = OT_STR, F(modules),
+	  .help = "the guest kernel's unpacked /lib/modules/KVER tree",
+	  .man = "\\fBvm\\fR: the guest kernel's unpacked /lib/modules/KVER "
+	  "tree (never\n"
+	  "written to).\n" },
+	{ "deb", OPT_DEB, "PKG.deb", CMD_VM, 0, .type = OT_STR, F(deb),
+	  .help = "a linux-image .deb: its kernel and modules",
+	  .man = "\\fBvm\\fR: a linux-image package; its kernel, modules and "
+	  "config are used\n"
+	  "(unpacked with dpkg-deb once, then cached).\n" },
+	{ "timeout", OPT_TIMEOUT, "SEC", CMD_VM, 0,
+	  .type = OT_ULONG, F(timeout_s), .min = 1, .max = 86400,
+	  .unit = "seconds",
+	  .help = "stop the guest after SEC seconds (default: 1800)",
+	  .man = "\\fBvm\\fR: stop the guest after \\fISEC\\fR seconds "
+	  "(default 1800).\n" },
+	{ "verbose", 'v', NULL, CMD_ALL, OPT_GUEST, .type = OT_COUNT,
+	  F(verbose),
+	  .help = "progress and details on stderr",
+	  .man = "Progress on stderr (also shown when stderr is a "
+	  "terminal).\n" },
+	{ "help", 'h', NULL, CMD_ALL, 0, .type = OT_ACTION,
+	  .help = "show this help and exit",
+	  .man = "Usage, generated from the option table.\n" },
+	{ "version", 'V', NULL, CMD_ALL, 0, .type = OT_ACTION,
+	  .help = "show the version and exit",
+	  .man = "The version.\n" },
+	/* The man page's OPTIONS and ENVIRONMENT, made at build time. */
+	{ "help-man", OPT_HELP_MAN, "SECTION", CMD_ALL, OPT_HIDDEN,
+	  .type = OT_ACTION },
 };
 
+/* Every environment variable fsprobe reads, for --help and the man page. */
+struct fsp_envvar {
+	const char *name;
+	const char *help;	/* --help's text; a \n continues it below */
+	const char *man;	/* the man page's paragraph (roff) */
+};
+
+static const struct fsp_envvar envvars[] = {
+	{ "FSPROBE_PROFILE_DIR", "directory of *.conf profiles",
+	  "Directory of profiles (default: the build tree's, else the "
+	  "installed).\n" },
+	{ "FSPROBE_STATE_DIR", "run state base (default " FSP_STATE_BASE ")",
+	  "Base of run directories (default " FSP_STATE_BASE "); must be a "
+	  "root-owned\n"
+	  "directory not writable by others, and not a symlink.\n" },
+	{ "FSPROBE_PAYLOAD_DIR", "directory of the payload binaries",
+	  "Where the payload binaries are (default: the build tree's, else\n"
+	  "pkglibexecdir).\n" },
+	{ "FSPROBE_CACHE_DIR", "vm: initramfs and .deb cache (default "
+	  "/var/cache/fsprobe,\n~/.cache/fsprobe for non-root)",
+	  "\\fBvm\\fR: where initramfs archives and unpacked .deb kernels are "
+	  "cached\n"
+	  "(default /var/cache/fsprobe for root, else $XDG_CACHE_HOME/fsprobe "
+	  "or\n"
+	  "~/.cache/fsprobe); entries unused for 30 days are removed.\n" },
+	{ "FSPROBE_QEMU", "vm: the qemu binary (default " FSP_VM_QEMU ")",
+	  "\\fBvm\\fR: the qemu binary (default " FSP_VM_QEMU ").\n" },
+	{ "FSPROBE_VM_ACCEL", "vm: qemu's -accel (default " FSP_VM_ACCEL ")",
+	  "\\fBvm\\fR: qemu's \\-accel argument (default " FSP_VM_ACCEL "; "
+	  "with\n"
+	  "thread=multi, Debian's 6.12 guest oopsed on a tracepoint being "
+	  "patched).\n" },
+	{ "FSPROBE_URING", "1: write the probe files through io_uring, "
+	  "not write(2)",
+	  "Set to 1 to write the probe files through io_uring instead of "
+	  "write(2)\n"
+	  "(falling back to write(2) where io_uring is unavailable). Off by\n"
+	  "default: for these buffered writes \\fBbench/run\\fR measured no "
+	  "gain\n"
+	  "over write(2).\n" },
+	{ "FSPROBE_SLOT_DEVICES", "0: a loop device per profile, not one per "
+	  "worker slot",
+	  "Set to 0 to give every profile a loop device of its own instead of "
+	  "the\n"
+	  "one its worker slot holds (for comparison; \\fBloop.slot_device\\fR "
+	  "is\n"
+	  "then false everywhere).\n" },
+	{ "FSPROBE_PIN_CPUS", "0: leave the workers of -j N unbound, the "
+	  "workqueue scope\nas it is",
+	  "Set to 0 to leave the workers of \\fB\\-j\\fR N > 1 unbound, free to "
+	  "run on\n"
+	  "any CPU, and the workqueue affinity scope as it is (for comparison;\n"
+	  "\\fBresources.worker_cpus\\fR is then empty, \\fBworkqueue_scope\\fR "
+	  "null).\n" },
+};
 const struct fsp_command fsp_commands[] = {
 	{ "env", CMD_ENV, "", 0, 0,
 	  "kernel, THP sysfs, relevant CONFIG_*, tools, loop support",
@@ -125,10 +276,47 @@ static void cmd_names(unsigned int cmds, char *buf, size_t len)
 	}
 }
 
+static void usage_options(FILE *out)
+{
+	size_t i;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(options); i++) {
+		const struct fsp_option *o = &options[i];
+		char syn[64], cmds[64];
+
+		if (o->flags & OPT_HIDDEN)
+			continue;
+		if (o->val < 128)
+			snprintf(syn, sizeof(syn), "-%c, --%s%s%s", o->val,
+				 o->name, o->arg ? "=" : "",
+				 o->arg ? o->arg : "");
+		else
+			snprintf(syn, sizeof(syn), "    --%s%s%s", o->name,
+				 o->arg ? "=" : "", o->arg ? o->arg : "");
+		cmd_names(o->cmds, cmds, sizeof(cmds));
+		fprintf(out, "  %-22s %s [%s]\n", syn, o->help, cmds);
+	}
+}
+
+static void usage_environment(FILE *out)
+{
+	const char *s;
+	size_t i;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(envvars); i++) {
+		fprintf(out, "  %-22s ", envvars[i].name);
+		for (s = envvars[i].help; *s; s++) {
+			fputc(*s, out);
+			if (*s == '\n')
+				fprintf(out, "%25s", "");
+		}
+		fputc('\n', out);
+	}
+}
+
 void fsp_usage(FILE *out)
 {
 	const struct fsp_command *c;
-	size_t i;
 
 	fprintf(out, "Usage: fsprobe COMMAND [OPTIONS] [ARGS]\n\n"
 		"Tells whether each filesystem's page cache reaches PMD-order "
@@ -141,35 +329,58 @@ void fsp_usage(FILE *out)
 		fprintf(out, "  %-26s %s\n", syn, c->summary);
 	}
 	fprintf(out, "\nOptions:\n");
+	usage_options(out);
+	fprintf(out, "\nEnvironment:\n");
+	usage_environment(out);
+	fprintf(out, "\nExit status: 0 all checks passed (skips allowed), 1 a "
+		"check failed,\n2 usage or environment error. A run stopped by "
+		"a signal exits 128+signal.\n"
+		"\nSee fsprobe(8) for the probes, verdicts and JSON keys.\n");
+}
+
+/* roff: '-' as "\-" (a minus, not a hyphen). */
+static void roff_dashes(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '-')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+/*
+ * The man page's OPTIONS or ENVIRONMENT section, without its .SH line:
+ * man/fsprobe.8 is made from man/fsprobe.8.in with these at build time.
+ */
+static int help_man(FILE *out, const char *section)
+{
+	size_t i;
+
+	if (!strcmp(section, "environment")) {
+		for (i = 0; i < FSP_ARRAY_SIZE(envvars); i++)
+			fprintf(out, ".TP\n.B %s\n%s", envvars[i].name,
+				envvars[i].man);
+		return 0;
+	}
+	if (strcmp(section, "options"))
+		return fsp_usage_error("--help-man takes options or "
+				       "environment, not '%s'", section);
 	for (i = 0; i < FSP_ARRAY_SIZE(options); i++) {
 		const struct fsp_option *o = &options[i];
-		char syn[64], cmds[64];
 
+		if (o->flags & OPT_HIDDEN)
+			continue;
+		fputs(".TP\n", out);
+		fputs(o->val < 128 || o->arg ? ".BR " : ".B ", out);
 		if (o->val < 128)
-			snprintf(syn, sizeof(syn), "-%c, --%s%s%s", o->val,
-				 o->name, o->arg ? "=" : "",
-				 o->arg ? o->arg : "");
-		else
-			snprintf(syn, sizeof(syn), "    --%s%s%s", o->name,
-				 o->arg ? "=" : "", o->arg ? o->arg : "");
-		cmd_names(o->cmds, cmds, sizeof(cmds));
-		fprintf(out, "  %-22s %s [%s]\n", syn, o->help, cmds);
+			fprintf(out, "\\-%c \", \" ", o->val);
+		fputs("\\-\\-", out);
+		roff_dashes(out, o->name);
+		if (o->arg)
+			fprintf(out, " =\\fI%s\\fR", o->arg);
+		fprintf(out, "\n%s", o->man);
 	}
-	fprintf(out, "\nEnvironment:\n"
-		"  FSPROBE_PROFILE_DIR    directory of *.conf profiles\n"
-		"  FSPROBE_STATE_DIR      run state base (default "
-		FSP_STATE_BASE ")\n"
-		"  FSPROBE_CACHE_DIR      vm: initramfs and .deb cache "
-		"(default /var/cache/fsprobe,\n"
-		"                         ~/.cache/fsprobe for non-root)\n"
-		"  FSPROBE_QEMU           vm: the qemu binary (default "
-		"qemu-system-x86_64)\n"
-		"  FSPROBE_VM_ACCEL       vm: qemu's -accel (default "
-		"tcg,thread=single)\n"
-		"\nExit status: 0 all checks passed (skips allowed), 1 a check "
-		"failed,\n2 usage or environment error. A run stopped by a "
-		"signal exits 128+signal.\n"
-		"\nSee fsprobe(8) for the probes, verdicts and JSON keys.\n");
+	return 0;
 }
 
 static const struct fsp_option *find_option(int val)
@@ -180,6 +391,17 @@ static const struct fsp_option *find_option(int val)
 		if (options[i].val == val)
 			return &options[i];
 	return NULL;
+}
+
+/* "-j" or "--size": how messages and the guest's argv name an option. */
+static const char *opt_flag(const struct fsp_option *o, char *buf,
+			    size_t len)
+{
+	if (o->val < 128)
+		snprintf(buf, len, "-%c", o->val);
+	else
+		snprintf(buf, len, "--%s", o->name);
+	return buf;
 }
 
 static int parse_format(const char *s, enum fsp_format *f)
@@ -208,16 +430,136 @@ static int parse_ulong(const char *s, unsigned long min, unsigned long max,
 	return 0;
 }
 
-int fsp_cli_parse(int argc, char **argv, struct fsp_cli *cli)
-{
-	struct option lopts[FSP_ARRAY_SIZE(options) + 1];
-	char sopts[3 * FSP_ARRAY_SIZE(options) + 2];
-	const struct fsp_command *cmd = NULL, *c;
-	size_t i, n = 0;
-	unsigned long v;
-	int opt;
+#define FIELD(cli, o, type)	((type *)((char *)(cli) + (o)->off))
 
-	memset(cli, 0, sizeof(*cli));
+/* -h, -V, --help-man: they act at once and exit. */
+static void act(const struct fsp_option *o, const char *arg)
+{
+	switch (o->val) {
+	case 'h':
+		fsp_usage(stdout);
+		exit(0);
+	case 'V':
+		printf("fsprobe %s\n", PACKAGE_VERSION);
+		exit(0);
+	case OPT_HELP_MAN:
+		exit(help_man(stdout, arg));
+	}
+}
+
+/* Store one option's value where the table says; -1 or the exit code. */
+static int set_option(struct fsp_cli *cli, const struct fsp_option *o,
+		      const char *arg)
+{
+	int *nr = (int *)((char *)cli + o->nr_off);
+	unsigned long v;
+	char flag[64];
+
+	switch (o->type) {
+	case OT_ACTION:
+		act(o, arg);
+		break;
+	case OT_COUNT:
+		(*FIELD(cli, o, int))++;
+		break;
+	case OT_FLAG:
+		*FIELD(cli, o, int) = 1;
+		break;
+	case OT_STR:
+		*FIELD(cli, o, const char *) = arg;
+		break;
+	case OT_LIST:
+		if (*nr == (int)o->max)
+			return fsp_usage_error("too many %s",
+					       opt_flag(o, flag, sizeof(flag)));
+		FIELD(cli, o, const char *)[(*nr)++] = arg;
+		break;
+	case OT_INT:
+	case OT_ULONG:
+		if (parse_ulong(arg, o->min, o->max, &v))
+			return fsp_usage_error("%s takes %s from %lu to %lu, "
+				"not '%s'", opt_flag(o, flag, sizeof(flag)),
+				o->unit, o->min, o->max, arg);
+		if (o->type == OT_INT)
+			*FIELD(cli, o, int) = v;
+		else
+			*FIELD(cli, o, unsigned long) = v;
+		break;
+	case OT_FORMAT:
+		if (parse_format(arg, FIELD(cli, o, enum fsp_format)))
+			return fsp_usage_error("unknown format '%s' "
+				"(table, json, ktap, junit)", arg);
+		cli->format_set = 1;
+		break;
+	}
+	return -1;
+}
+
+#define CFIELD(cli, o, type) \
+	((const type *)((const char *)(cli) + (o)->off))
+
+/* How often the option was given, from what set_option stored. */
+static int nr_given(const struct fsp_cli *cli, const struct fsp_option *o)
+{
+	switch (o->type) {
+	case OT_ACTION:
+		return 0;
+	case OT_COUNT:
+		return *CFIELD(cli, o, int);
+	case OT_FLAG:
+	case OT_INT:
+		return *CFIELD(cli, o, int) != 0;
+	case OT_STR:
+		return *CFIELD(cli, o, char *) != NULL;
+	case OT_LIST:
+		return *(const int *)((const char *)cli + o->nr_off);
+	case OT_ULONG:
+		return *CFIELD(cli, o, unsigned long) != 0;
+	case OT_FORMAT:
+		return cli->format_set;
+	}
+	return 0;
+}
+
+/* Its k-th value as a command line gives it (NULL: it takes none). */
+static const char *opt_value(const struct fsp_cli *cli,
+			     const struct fsp_option *o, int k, char *num,
+			     size_t len)
+{
+	static const char *const formats[] = {
+		[FMT_TABLE] = "table", [FMT_JSON] = "json",
+		[FMT_KTAP] = "ktap", [FMT_JUNIT] = "junit",
+	};
+
+	switch (o->type) {
+	case OT_STR:
+		return *CFIELD(cli, o, char *);
+	case OT_LIST:
+		return CFIELD(cli, o, char *)[k];
+	case OT_INT:
+		snprintf(num, len, "%d", *CFIELD(cli, o, int));
+		return num;
+	case OT_ULONG:
+		snprintf(num, len, "%lu", *CFIELD(cli, o, unsigned long));
+		return num;
+	case OT_FORMAT:
+		return formats[*CFIELD(cli, o, enum fsp_format)];
+	default:
+		return NULL;
+	}
+}
+
+static int not_for(const struct fsp_option *o, const struct fsp_command *cmd)
+{
+	return fsp_usage_error("--%s does not apply to '%s'", o->name,
+			       cmd->name);
+}
+
+/* getopt_long's tables from ours: '+' stops at the command word. */
+static void getopt_tables(struct option *lopts, char *sopts)
+{
+	size_t i, n = 0;
+
 	sopts[n++] = '+';
 	for (i = 0; i < FSP_ARRAY_SIZE(options); i++) {
 		lopts[i] = (struct option){ options[i].name,
@@ -231,136 +573,111 @@ int fsp_cli_parse(int argc, char **argv, struct fsp_cli *cli)
 	}
 	sopts[n] = '\0';
 	memset(&lopts[i], 0, sizeof(lopts[i]));
+}
 
-	/* Options may come before or after the command word. */
-	opterr = 0;
-	for (;;) {
-		const struct fsp_option *o;
+/* A word that is not an option: the command, then its arguments. */
+static int take_word(struct fsp_cli *cli, const struct fsp_command **cmd,
+		     char *word)
+{
+	const struct fsp_command *c;
+	char **args;
 
-		opt = getopt_long(argc, argv, sopts, lopts, NULL);
-		if (opt == -1) {
-			if (optind >= argc)
+	if (!*cmd) {
+		for (c = fsp_commands; c->name; c++)
+			if (!strcmp(c->name, word))
 				break;
-			if (!cmd) {
-				for (c = fsp_commands; c->name; c++)
-					if (!strcmp(c->name, argv[optind]))
-						break;
-				if (!c->name)
-					return fsp_usage_error(
-						"unknown command '%s'",
-						argv[optind]);
-				cmd = c;
-				cli->cmd = c->id;
-			} else {
-				cli->args = realloc(cli->args,
-					(cli->nr_args + 1) * sizeof(char *));
-				if (!cli->args)
-					return fsp_usage_error("out of memory");
-				cli->args[cli->nr_args++] = argv[optind];
-			}
-			optind++;
-			continue;
-		}
-		if (opt == '?' || opt == ':') {
-			if (optopt && find_option(optopt) &&
-			    find_option(optopt)->arg)
-				return fsp_usage_error("option -%c needs %s",
-					optopt, find_option(optopt)->arg);
-			return fsp_usage_error("unknown option '%s'",
-					       argv[optind - 1]);
-		}
-		o = find_option(opt);
-		if (opt == 'h') {
-			fsp_usage(stdout);
-			exit(0);
-		}
-		if (opt == 'V') {
-			printf("fsprobe %s\n", PACKAGE_VERSION);
-			exit(0);
-		}
-		if (cmd && o && !(o->cmds & cmd->id))
-			return fsp_usage_error("--%s does not apply to '%s'",
-					       o->name, cmd->name);
-		switch (opt) {
-		case 'p':
-			if (cli->nr_profiles == (int)FSP_ARRAY_SIZE(cli->profiles))
-				return fsp_usage_error("too many -p");
-			cli->profiles[cli->nr_profiles++] = optarg;
-			break;
-		case 'P':
-			if (cli->nr_probes == (int)FSP_ARRAY_SIZE(cli->probes))
-				return fsp_usage_error("too many -P");
-			cli->probes[cli->nr_probes++] = optarg;
-			break;
-		case 'j':
-			if (parse_ulong(optarg, 1, 256, &v))
-				return fsp_usage_error("-j takes a number "
-					"from 1 to 256, not '%s'", optarg);
-			cli->jobs = v;
-			break;
-		case 'f':
-			if (parse_format(optarg, &cli->format))
-				return fsp_usage_error("unknown format '%s' "
-					"(table, json, ktap, junit)", optarg);
-			cli->format_set = 1;
-			break;
-		case 'o':
-			cli->output = optarg;
-			break;
-		case OPT_SIZE:
-			if (parse_ulong(optarg, 16, 65536, &v))
-				return fsp_usage_error("--size takes MiB from "
-					"16 to 65536, not '%s'", optarg);
-			cli->size_mb = v;
-			break;
-		case OPT_KEEP:
-			cli->keep = 1;
-			break;
-		case OPT_KERNEL:
-			cli->kernel = optarg;
-			break;
-		case OPT_MODULES:
-			cli->modules = optarg;
-			break;
-		case OPT_DEB:
-			cli->deb = optarg;
-			break;
-		case OPT_TIMEOUT:
-			if (parse_ulong(optarg, 1, 86400, &v))
-				return fsp_usage_error("--timeout takes "
-					"seconds from 1 to 86400, not '%s'",
-					optarg);
-			cli->timeout_s = v;
-			break;
-		case 'v':
-			cli->verbose++;
-			break;
-		}
+		if (!c->name)
+			return fsp_usage_error("unknown command '%s'", word);
+		*cmd = c;
+		cli->cmd = c->id;
+		return -1;
 	}
+	args = realloc(cli->args, (cli->nr_args + 1) * sizeof(char *));
+	if (!args)
+		return fsp_usage_error("out of memory");
+	cli->args = args;
+	cli->args[cli->nr_args++] = word;
+	return -1;
+}
+
+static int bad_option(char **argv)
+{
+	const struct fsp_option *o = optopt ? find_option(optopt) : NULL;
+
+	if (o && o->arg)
+		return fsp_usage_error("option -%c needs %s", optopt, o->arg);
+	return fsp_usage_error("unknown option '%s'", argv[optind - 1]);
+}
+
+/* After the whole line: options given before the command word, args. */
+static int check_command(const struct fsp_cli *cli,
+			 const struct fsp_command *cmd)
+{
+	size_t i;
+
 	if (!cmd)
 		return fsp_usage_error("no command given");
-	/* Options given before the command word: check them now. */
-	for (i = 0; i < FSP_ARRAY_SIZE(options); i++) {
-		const struct fsp_option *o = &options[i];
-		int given = (o->val == 'p' && cli->nr_profiles) ||
-			    (o->val == 'P' && cli->nr_probes) ||
-			    (o->val == 'j' && cli->jobs) ||
-			    (o->val == 'f' && cli->format_set) ||
-			    (o->val == 'o' && cli->output) ||
-			    (o->val == OPT_SIZE && cli->size_mb) ||
-			    (o->val == OPT_KEEP && cli->keep) ||
-			    (o->val == OPT_KERNEL && cli->kernel) ||
-			    (o->val == OPT_MODULES && cli->modules) ||
-			    (o->val == OPT_DEB && cli->deb) ||
-			    (o->val == OPT_TIMEOUT && cli->timeout_s);
-
-		if (given && !(o->cmds & cmd->id))
-			return fsp_usage_error("--%s does not apply to '%s'",
-					       o->name, cmd->name);
-	}
+	for (i = 0; i < FSP_ARRAY_SIZE(options); i++)
+		if (nr_given(cli, &options[i]) && !(options[i].cmds & cmd->id))
+			return not_for(&options[i], cmd);
 	if (cli->nr_args < cmd->min_args || cli->nr_args > cmd->max_args)
 		return fsp_usage_error("'%s' takes %s%s", cmd->name,
 				       cmd->max_args ? "arguments " :
 				       "no arguments", cmd->args);
-	return -1;	/* parsed: no exit */
+	return -1;
+}
+
+int fsp_cli_parse(int argc, char **argv, struct fsp_cli *cli)
+{
+	struct option lopts[FSP_ARRAY_SIZE(options) + 1];
+	char sopts[3 * FSP_ARRAY_SIZE(options) + 2];
+	const struct fsp_command *cmd = NULL;
+	const struct fsp_option *o;
+	int opt, ret;
+
+	memset(cli, 0, sizeof(*cli));
+	getopt_tables(lopts, sopts);
+	/* Options may come before or after the command word. */
+	opterr = 0;
+	for (;;) {
+		opt = getopt_long(argc, argv, sopts, lopts, NULL);
+		if (opt == -1) {
+			if (optind >= argc)
+				break;
+			ret = take_word(cli, &cmd, argv[optind++]);
+		} else if (opt == '?' || opt == ':') {
+			return bad_option(argv);
+		} else {
+			o = find_option(opt);
+			if (cmd && !(o->cmds & cmd->id))
+				return not_for(o, cmd);
+			ret = set_option(cli, o, optarg);
+		}
+		if (ret >= 0)
+			return ret;
+	}
+	return check_command(cli, cmd);	/* -1: parsed, no exit */
+}
+
+int fsp_cli_guest_args(const struct fsp_cli *cli,
+		       int (*add)(void *ctx, const char *opt,
+				  const char *val, int k),
+		       void *ctx)
+{
+	char flag[64], num[32];
+	size_t i;
+	int k, n, ret = 0;
+
+	for (i = 0; !ret && i < FSP_ARRAY_SIZE(options); i++) {
+		const struct fsp_option *o = &options[i];
+
+		if (!(o->flags & OPT_GUEST))
+			continue;
+		opt_flag(o, flag, sizeof(flag));
+		n = nr_given(cli, o);
+		for (k = 0; !ret && k < n; k++)
+			ret = add(ctx, flag, opt_value(cli, o, k, num,
+						       sizeof(num)), k);
+	}
+	return ret;
 }

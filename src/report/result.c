@@ -77,7 +77,7 @@ void fsp_res_profile_clear(struct fsp_res_profile *p)
 	fsp_res_profile_init(p);
 }
 
-static void vm_free(struct fsp_res_vm *vm)
+void fsp_res_vm_free(struct fsp_res_vm *vm)
 {
 	if (!vm)
 		return;
@@ -108,7 +108,7 @@ void fsp_res_doc_free(struct fsp_res_doc *d)
 	free(d->resources.worker_cpus);
 	free(d->resources.wq_was);
 	free(d->resources.wq_during);
-	vm_free(d->vm);
+	fsp_res_vm_free(d->vm);
 	free(d);
 }
 

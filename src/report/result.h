@@ -92,6 +92,7 @@ struct fsp_sysinfo;
 /* A new document with the environment's facts and no profiles. */
 struct fsp_res_doc *fsp_res_doc_new(const struct fsp_sysinfo *si);
 void fsp_res_doc_free(struct fsp_res_doc *doc);
+void fsp_res_vm_free(struct fsp_res_vm *vm);
 /* Append a profile (zeroed, fields unset); NULL without memory. */
 struct fsp_res_profile *fsp_res_add_profile(struct fsp_res_doc *doc);
 /* Move p's contents into a new last profile of doc; p is left empty. */

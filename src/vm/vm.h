@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vm.h - the parts of `fsprobe vm`: temporary and cache directories
- * (vm_dirs.c), the guest's kernel modules from a .deb or a modules tree
- * (vm_modules.c), and the initramfs: its file list, content hash, cache
- * and newc cpio writer (vm_initramfs.c). Library style: 0 or -errno, a
- * one-line reason in the caller's buffer, never exit; cmd_vm.c talks to
- * the user.
+ * vm.h - the parts of `fsprobe vm`: running host tools by fork/exec
+ * (vm_spawn.c), the guest's kernel modules from a .deb or a modules tree
+ * (vm_modules.c), the initramfs: its file list, content hash, cache and
+ * newc cpio writer (vm_initramfs.c), and booting it under qemu
+ * (qemu.c). Library style: 0 or -errno, a one-line reason in the
+ * caller's buffer, never exit; cli/cmd_vm.c talks to the user.
  */
 #ifndef FSP_VM_H
 #define FSP_VM_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <sys/types.h>
 
 /* --- vm_dirs.c (its tools run with fsprobe/proc.h) ------------------ */
@@ -128,6 +129,81 @@ int fsp_vm_is_profile_path(const char *s);
  */
 int fsp_vm_guest_initrd(const char *base, struct fsp_vm_img *args,
 			const char *path);
+
+/* --- qemu.c --------------------------------------------------------- */
+
+/* qemu and its -accel unless FSPROBE_QEMU, FSPROBE_VM_ACCEL say else. */
+#define FSP_VM_QEMU "qemu-system-x86_64"
+/*
+ * One host thread for all vCPUs. With thread=multi, Debian's 6.12 guest
+ * died in 2 of 4 full runs with "Oops: int3" in __filemap_add_folio, RIP
+ * inside a jmp: by the look of it a vCPU ran into the int3 of a
+ * tracepoint static key the other vCPU was patching (read-order turns
+ * mm_filemap_add_to_page_cache on and off while a neighbouring profile
+ * faults pages in). Cross-modifying code is where multi-threaded TCG is
+ * weakest; with one thread the guest keeps its 2 CPUs, interleaved.
+ */
+#define FSP_VM_ACCEL "tcg,thread=single"
+/* >= 1 GiB: below 512 MiB the guest kernel turns THP off by default. */
+#define FSP_VM_MEM "2G"
+#define FSP_VM_TAIL_MAX (256 * 1024)
+
+/* FSPROBE_QEMU, else FSP_VM_QEMU; FSPROBE_VM_ACCEL, else FSP_VM_ACCEL. */
+const char *fsp_vm_qemu(void);
+const char *fsp_vm_accel(void);
+
+/*
+ * The release from a bzImage's setup header into rel ("" if it has
+ * none); -ENOEXEC if path is not an x86 kernel image at all.
+ */
+int fsp_vm_bzimage_release(const char *path, char *rel, size_t len);
+/*
+ * A config next to a bare kernel image (config-RELEASE or config in its
+ * directory) into buf, else "".
+ */
+void fsp_vm_kernel_config(const char *kernel, const char *release,
+			  char *buf, size_t len);
+/* A random hex nonce that marks this boot's document. */
+int fsp_vm_nonce(char *buf, size_t len);
+
+/* The last FSP_VM_TAIL_MAX bytes of what qemu said. */
+struct fsp_vm_tail {
+	char buf[FSP_VM_TAIL_MAX + 1];
+	size_t len;
+};
+
+/* Its last lines, \r made spaces; NULL if it is empty. */
+const char *fsp_vm_tail_last(struct fsp_vm_tail *t, int lines);
+/* Write it to CACHE/last-console.log; path gets that name. */
+int fsp_vm_save_console(const char *cache, const struct fsp_vm_tail *t,
+			char *path, size_t len);
+
+struct fsp_vm_boot {
+	/* in */
+	const char *kernel, *deb, *initrd, *result, *accel;
+	int timeout_s;
+	int echo_fd;		/* qemu's output copied here; -1: not */
+	volatile sig_atomic_t *stop;	/* set (by a signal): stop qemu */
+	/* out */
+	struct fsp_vm_tail console, err;
+	int status, timed_out;	/* qemu's wait status; the deadline hit */
+	long long ms;		/* qemu start to exit */
+};
+
+/*
+ * Boot kernel and initrd under qemu, the guest's second serial port to
+ * the file result, until qemu exits, timeout_s pass or *stop is set.
+ * 0 when qemu ran (see status, timed_out), -errno when it could not.
+ */
+int fsp_vm_boot(struct fsp_vm_boot *b);
+
+struct fsp_res_doc;
+/* The document between this boot's markers; *rc the guest's exit. */
+struct fsp_res_doc *fsp_vm_extract(const char *path, const char *nonce,
+				   int *rc, char *why, size_t len);
+/* The "vm" object: how the guest was booted, its fsprobe's exit. */
+void fsp_vm_add_info(struct fsp_res_doc *doc, const struct fsp_vm_boot *b,
+		     const char *initrd, int rc);
 
 /* Content hash (FNV-1a 64) helpers shared with vm_modules.c. */
 #define FSP_VM_HASH_INIT 0xcbf29ce484222325ULL

@@ -370,12 +370,11 @@ static int copy_file(const char *src, const char *dst)
 	return ret ? ret : p.status ? -EIO : 0;
 }
 
-static int from_deb(const char *deb, int verbose, struct fsp_vm_mods *m,
-		    char *why, size_t whylen)
+/* The cache entry for deb: its content hash and the modules wanted. */
+static int deb_cache_path(const char *deb, char *final, size_t len,
+			  char *why, size_t whylen)
 {
-	char cache[PATH_MAX], final[PATH_MAX], tmp[PATH_MAX], work[PATH_MAX];
-	char root[PATH_MAX], src[PATH_MAX], *argv[5];
-	struct fsp_proc p;
+	char cache[PATH_MAX];
 	uint64_t h = fsp_vm_hash(FSP_VM_HASH_INIT, MODS_VERSION,
 				 sizeof(MODS_VERSION));
 	size_t i;
@@ -394,9 +393,77 @@ static int from_deb(const char *deb, int verbose, struct fsp_vm_mods *m,
 			 "FSPROBE_CACHE_DIR)", strerror(-ret));
 		return ret;
 	}
-	if (fsp_fmt(final, sizeof(final), "%s/deb-%016llx", cache,
-		    (unsigned long long)h) ||
-	    fsp_fmt(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid()))
+	if (fsp_fmt(final, len, "%s/deb-%016llx", cache,
+		    (unsigned long long)h))
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Unpack deb under work; its modules, kernel and config go to tmp. */
+static int unpack_deb(const char *deb, const char *work, const char *tmp,
+		      int verbose, struct fsp_vm_mods *m, char *why,
+		      size_t whylen)
+{
+	char root[PATH_MAX], src[PATH_MAX], *argv[5];
+	struct fsp_proc p;
+	int ret;
+
+	if (fsp_fmt(root, sizeof(root), "%s/root", work))
+		return -ENAMETOOLONG;
+	if (verbose)
+		fprintf(stderr, "fsprobe vm: unpacking %s\n", deb);
+	argv[0] = "dpkg-deb";
+	argv[1] = "-x";
+	argv[2] = (char *)deb;
+	argv[3] = root;
+	argv[4] = NULL;
+	ret = run(argv, FSP_PROC_CAPTURE, &p, why, whylen);
+	if (ret)
+		return ret;
+	free(p.out);
+	if (p.status) {
+		snprintf(why, whylen, "dpkg-deb -x %s: %s", deb,
+			 fsp_rstrip(p.tail));
+		return -EIO;
+	}
+	ret = find_kver(root, m->kver, sizeof(m->kver), why, whylen);
+	if (!ret)
+		ret = fsp_vm_mkdirs(tmp, 0);
+	if (ret)
+		return ret;
+	fsp_strcpy(m->dir, sizeof(m->dir), tmp);
+	ret = resolve(root, m, verbose, why, whylen);
+	if (ret)
+		return ret;
+	if (fsp_fmt(src, sizeof(src), "%s/boot/vmlinuz-%s", root, m->kver) ||
+	    fsp_fmt(m->kernel, sizeof(m->kernel), "%s/vmlinuz", tmp))
+		return -ENAMETOOLONG;
+	if (access(src, R_OK)) {
+		snprintf(why, whylen, "%s has no boot/vmlinuz-%s", deb,
+			 m->kver);
+		return -ENOENT;
+	}
+	ret = copy_file(src, m->kernel);
+	/* fsprobe reads /boot/config-KVER where there is no config.gz. */
+	if (!ret && !fsp_fmt(src, sizeof(src), "%s/boot/config-%s", root,
+			     m->kver) && !access(src, R_OK) &&
+	    !fsp_fmt(m->config, sizeof(m->config), "%s/config", tmp))
+		ret = copy_file(src, m->config);
+	if (!ret)
+		ret = save_set(tmp, m);
+	return ret;
+}
+
+static int from_deb(const char *deb, int verbose, struct fsp_vm_mods *m,
+		    char *why, size_t whylen)
+{
+	char final[PATH_MAX], tmp[PATH_MAX], work[PATH_MAX];
+	int ret;
+
+	ret = deb_cache_path(deb, final, sizeof(final), why, whylen);
+	if (ret)
+		return ret;
+	if (fsp_fmt(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid()))
 		return -ENAMETOOLONG;
 	if (!access(final, R_OK)) {
 		utimensat(AT_FDCWD, final, NULL, 0);	/* used: keep it */
@@ -412,56 +479,7 @@ static int from_deb(const char *deb, int verbose, struct fsp_vm_mods *m,
 			 strerror(-ret));
 		return ret;
 	}
-	if (fsp_fmt(root, sizeof(root), "%s/root", work)) {
-		ret = -ENAMETOOLONG;
-		goto out;
-	}
-	if (verbose)
-		fprintf(stderr, "fsprobe vm: unpacking %s\n", deb);
-	argv[0] = "dpkg-deb";
-	argv[1] = "-x";
-	argv[2] = (char *)deb;
-	argv[3] = root;
-	argv[4] = NULL;
-	ret = run(argv, FSP_PROC_CAPTURE, &p, why, whylen);
-	if (ret)
-		goto out;
-	free(p.out);
-	if (p.status) {
-		snprintf(why, whylen, "dpkg-deb -x %s: %s", deb,
-			 fsp_rstrip(p.tail));
-		ret = -EIO;
-		goto out;
-	}
-	ret = find_kver(root, m->kver, sizeof(m->kver), why, whylen);
-	if (ret)
-		goto out;
-	ret = fsp_vm_mkdirs(tmp, 0);
-	if (ret)
-		goto out;
-	fsp_strcpy(m->dir, sizeof(m->dir), tmp);
-	ret = resolve(root, m, verbose, why, whylen);
-	if (ret)
-		goto out;
-	if (fsp_fmt(src, sizeof(src), "%s/boot/vmlinuz-%s", root, m->kver) ||
-	    fsp_fmt(m->kernel, sizeof(m->kernel), "%s/vmlinuz", tmp)) {
-		ret = -ENAMETOOLONG;
-		goto out;
-	}
-	if (access(src, R_OK)) {
-		snprintf(why, whylen, "%s has no boot/vmlinuz-%s", deb,
-			 m->kver);
-		ret = -ENOENT;
-		goto out;
-	}
-	ret = copy_file(src, m->kernel);
-	/* fsprobe reads /boot/config-KVER where there is no config.gz. */
-	if (!ret && !fsp_fmt(src, sizeof(src), "%s/boot/config-%s", root,
-			     m->kver) && !access(src, R_OK) &&
-	    !fsp_fmt(m->config, sizeof(m->config), "%s/config", tmp))
-		ret = copy_file(src, m->config);
-	if (!ret)
-		ret = save_set(tmp, m);
+	ret = unpack_deb(deb, work, tmp, verbose, m, why, whylen);
 	/* Complete sets only: a killed unpack never looks like a hit. */
 	if (!ret && rename(tmp, final))
 		ret = -errno;
@@ -472,7 +490,6 @@ static int from_deb(const char *deb, int verbose, struct fsp_vm_mods *m,
 			fsp_fmt(m->config, sizeof(m->config), "%s/config",
 				final);
 	}
-out:
 	if (ret && !why[0])
 		snprintf(why, whylen, "preparing %s: %s", deb,
 			 strerror(-ret));
