@@ -7,8 +7,9 @@
 # folio fates are the ones measured on this 6.18 kernel: ext4 and tmpfs
 # split the PMD folio across the cut, xfs keeps it whole (it zeroes the
 # EOF block, dirtying the folio, before it truncates the page cache, and
-# truncate does not split a dirty large folio; ext4 zeroes after), every
-# hole punch splits; btrfs never had a large folio; read-only images skip.
+# truncate does not split a dirty large folio; ext4 zeroes after), a hole
+# punch splits the folio or drops it whole; btrfs never had a large folio;
+# read-only images skip.
 # Through overlayfs the file is copied up by the write open, before it is
 # mapped, so the checks see the upper file like any other.
 . "$srcdir/tests/root-lib.sh"
@@ -72,8 +73,11 @@ for fs in ext4-default xfs-default; do
 		json_assert "$J" "ev('$fs', '$P').get('$key') is True" \
 			"$fs: $P $key"
 	done
-	json_assert "$J" "ev('$fs', '$P')['hole_folio_order_before'] == 9 and ev('$fs', '$P')['hole_folio'] == 'split' and ev('$fs', '$P')['hole_cached_pages_after'] == 0" \
-		"$fs: $P the order-9 folio around the hole is split, the hole uncached"
+	# Split, or dropped whole (clean, its data read back from disk):
+	# xfs did the one on 6.18.44-fc-v1252 and the other on v1272 of
+	# this host's kernel. Either way no page of the hole stays cached.
+	json_assert "$J" "ev('$fs', '$P')['hole_folio_order_before'] == 9 and ev('$fs', '$P')['hole_cached_pages_after'] == 0 and ((ev('$fs', '$P')['hole_folio'] == 'split' and ev('$fs', '$P')['hole_folio_cached_pages_kept'] > 0) or (ev('$fs', '$P')['hole_folio'] == 'dropped' and ev('$fs', '$P')['hole_folio_cached_pages_kept'] == 0))" \
+		"$fs: $P the order-9 folio around the hole is split or dropped, the hole uncached"
 done
 json_assert "$J" "probe('tmpfs-huge-always', '$P')['result'] == 'pass' and ev('tmpfs-huge-always', '$P')['hole_reads_zero'] is True" \
 	"tmpfs-huge-always: $P the hole reads zero"
