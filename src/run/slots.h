@@ -53,18 +53,19 @@ struct fsp_slot {
  */
 struct fsp_slot_lease {
 	struct fsp_trace_handle handle;	/* for fsp_target.trace */
-	const char *instance;	/* the slot's, or NULL: the profile's own */
+	const char *instance;	/* the slot's, or NULL: one of its own */
 	struct fsp_journal *j;	/* NULL: nothing journalled (check DIR) */
 	const struct fsp_loop *loop;	/* the slot's device, or NULL */
 	int last_fd;		/* a byte here: the slot's last profile */
 	struct fsp_trace tr;	/* the instance, attached on first use */
-	int state;		/* 0: not yet, 1: open, 2: closing, < 0: -errno */
+	int state;		/* 0: none, 1: open, 2: closing, <0: -errno */
 };
 
 /*
- * A lease of no slot (no device, never the last): the instance is the
- * slot's if named (it is made if missing), else one of the profile's
- * own, fsprobe-PID, journalled in j if j is not NULL.
+ * A lease with no device, never the slot's last: the tracefs instance
+ * named instance (made if missing: a slot's), or if that is NULL one of
+ * the profile's own, fsprobe-PID, journalled in j unless j is NULL.
+ * fsp_slot_lend fills in the rest.
  */
 void fsp_slot_lease_init(struct fsp_slot_lease *l, struct fsp_journal *j,
 			 const char *instance);
