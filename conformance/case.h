@@ -16,6 +16,18 @@
 #include "sysinfo.h"
 
 struct fsp_journal;
+struct fsp_trace;
+
+/*
+ * The tracefs instance a profile's cases share. The runner owns it (the
+ * worker slot's, src/run/slots.h: named and journalled before it exists,
+ * made on first use, released after the last case, removed once), and
+ * hands it to the cases in fsp_target.trace; a case only asks for it
+ * (fsp_case_trace) and never closes it.
+ */
+struct fsp_trace_handle {
+	struct fsp_trace *(*get)(struct fsp_trace_handle *h, int *err);
+};
 
 #define FSP_FILE_SIZE (4UL << 20)
 
@@ -31,7 +43,7 @@ struct fsp_target {
 	const struct fsp_sysinfo *si;
 	const char *payload_dir;
 	const char *run_id;	/* names private tracefs instances */
-	const char *trace_instance;	/* the worker slot's, or NULL */
+	struct fsp_trace_handle *trace;	/* NULL: cases run untraced */
 	struct fsp_journal *journal;	/* NULL for `check DIR` */
 	const char *read_ahead_path;	/* queue/read_ahead_kb, or NULL */
 	/* Make our files cold again (may be NULL); see run_cold. */
@@ -130,23 +142,12 @@ int fsp_map_file(const struct fsp_target *t, const char *name, int prot,
 int fsp_mapping_measure(const struct fsp_target *t, struct fsp_mapping *m);
 void fsp_unmap_file(struct fsp_mapping *m);
 /*
- * The profile's private tracefs instance, created on first use and
- * journalled before (so `fsprobe cleanup` removes it after a crash);
- * cases watch, start and collect on it but never close it: the runner
- * releases it after the last case. NULL and *err = -ENODEV: no tracefs
- * or tracepoint here; the caller falls back and says so.
+ * The profile's tracefs instance (t->trace), ready: cases watch, start
+ * and collect on it but never close it. NULL and *err = -ENODEV: no
+ * tracefs or tracepoint here (or no handle); the caller falls back and
+ * says so.
  */
-struct fsp_trace;
 struct fsp_trace *fsp_case_trace(const struct fsp_target *t, int *err);
-void fsp_case_trace_release(int last);
-/*
- * Release starts the instance's removal in the background (it sleeps for
- * RCU grace periods); wait joins it. The runner waits after unmounting.
- * A slot's instance is left to the runner, unless last says that no
- * profile will use it after this one: then it goes here too, while the
- * profile unmounts, instead of after the worker has exited.
- */
-void fsp_case_trace_wait(void);
 /* The device's read_ahead_kb (-1 if unknown): it bounds read orders. */
 long fsp_case_read_ahead_kb(const struct fsp_target *t);
 

@@ -16,8 +16,6 @@
 
 #include "case.h"
 #include "filedata.h"
-#include "journal.h"
-#include "trace.h"
 #include "smaps.h"
 #include "util.h"
 
@@ -147,71 +145,13 @@ int fsp_mapping_verify(const struct fsp_mapping *m, unsigned int seed,
 	return ret;
 }
 
-/*
- * One tracefs instance serves every case of a profile: creating and
- * removing one costs ~60-80 ms, three times a profile. Workers are one
- * process per profile, so this static state is the profile's.
- */
-static struct fsp_trace shared_trace;
-static int shared_state;	/* 0: not yet, 1: open, 2: closing, < 0: -errno */
-
 struct fsp_trace *fsp_case_trace(const struct fsp_target *t, int *err)
 {
-	char name[64], root[128];
-	int mounted, ret;
-
-	fsp_case_trace_wait();	/* a closing instance has our name */
-	if (!shared_state && t->trace_instance) {
-		/*
-		 * The runner's slot instance: made by the first profile of
-		 * the slot, taken over by the next ones, removed once by
-		 * the runner, which journalled it.
-		 */
-		ret = fsp_trace_attach(&shared_trace, t->trace_instance, 256);
-		shared_state = ret ? ret : 1;
+	if (!t->trace) {
+		*err = -ENODEV;
+		return NULL;
 	}
-	if (!shared_state) {
-		snprintf(name, sizeof(name), "fsprobe-%d", (int)getpid());
-		ret = fsp_trace_find_root(root, sizeof(root), &mounted);
-		if (!ret && t->journal)
-			ret = fsp_journal_add(t->journal, "tracefs", name,
-					      NULL);
-		/*
-		 * A probe sees at most a few thousand events of ~40 bytes:
-		 * 256 kB per CPU holds them with room, and allocating (and
-		 * freeing) it is a fraction of the default's cost. Losses
-		 * are counted anyway.
-		 */
-		if (!ret)
-			ret = fsp_trace_open(&shared_trace, name, 256);
-		shared_state = ret ? ret : 1;
-	}
-	*err = shared_state < 0 ? shared_state : 0;
-	return shared_state == 1 ? &shared_trace : NULL;
-}
-
-void fsp_case_trace_release(int last)
-{
-	if (shared_state == 2)
-		return;		/* already on its way */
-	if (shared_state == 1) {
-		if (last)
-			shared_trace.keep = 0;
-		fsp_trace_close_async(&shared_trace);
-		shared_state = 2;	/* removal in flight */
-		return;
-	}
-	memset(&shared_trace, 0, sizeof(shared_trace));
-	shared_state = 0;
-}
-
-void fsp_case_trace_wait(void)
-{
-	if (shared_state != 2)
-		return;
-	fsp_trace_close_wait(&shared_trace);
-	memset(&shared_trace, 0, sizeof(shared_trace));
-	shared_state = 0;
+	return t->trace->get(t->trace, err);
 }
 
 long fsp_case_read_ahead_kb(const struct fsp_target *t)

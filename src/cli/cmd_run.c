@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -83,8 +82,8 @@ static int result_path(const struct fsp_journal *j, int idx, char *buf,
 
 static void __attribute__((noreturn))
 worker(const struct fsp_profile *prof, int idx, const struct fsp_run_opts *o,
-       const struct fsp_sysinfo *si, struct fsp_journal *j, pid_t parent,
-       int cpu)
+       struct fsp_slot_lease *lease, const struct fsp_sysinfo *si,
+       struct fsp_journal *j, pid_t parent, int cpu)
 {
 	struct fsp_res_profile res;
 	char path[4096], tmp[4200];
@@ -101,7 +100,7 @@ worker(const struct fsp_profile *prof, int idx, const struct fsp_run_opts *o,
 		fsp_res_set_verdict(&res, FSP_V_ERROR, "cannot create a "
 				    "private mount namespace");
 	} else {
-		fsp_run_profile(prof, idx, o, si, j, &res);
+		fsp_run_profile(prof, idx, o, lease, si, j, &res);
 	}
 	cpu = fsp_cpu_pinned();
 	res.worker_cpu = cpu >= 0 ? cpu : FSP_RES_NULL;
@@ -291,6 +290,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	struct fsp_res_doc *doc;
 	struct fsp_unwind_stats st;
 	struct fsp_run_opts o;
+	struct fsp_slot_lease lease;
 	struct fsp_sysinfo si;
 	struct fsp_journal j;
 	struct fsp_knobs run_knobs = { .nr = 0 };
@@ -298,7 +298,6 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	const char *base = getenv("FSPROBE_STATE_DIR");
 	int *status, nr = 0, next = 0, running = 0, done = 0, jobs, i, ret;
 	int *finished, nr_finished = 0, slot, p, *order, *cpus;
-	volatile int *last = MAP_FAILED;
 	struct fsp_slot *slots;
 	pid_t *pids, self = getpid();
 	long long t0;
@@ -359,10 +358,6 @@ int fsp_cmd_run(struct fsp_cli *cli)
 		ret = FSP_EXIT_USAGE;
 		goto out;
 	}
-	/* Shared with the workers: they see it change (nothing_left). */
-	last = mmap(NULL, sizeof(*last), PROT_READ | PROT_WRITE,
-		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	o.nothing_left = last == MAP_FAILED ? NULL : last;
 	/*
 	 * Bound workers: their loop I/O and writeback on their own CPUs
 	 * too (fsprobe/cpu.h). Restored after the loop below, which every
@@ -382,11 +377,12 @@ int fsp_cmd_run(struct fsp_cli *cli)
 		while (!got_signal && running < jobs && next < nr) {
 			p = order[next++];
 			slot = free_slot();
-			fsp_slot_lend(&slots[slot], slot, &j, &profs[p], &o);
+			fsp_slot_lend(&slots[slot], slot, &j, &profs[p],
+				      &lease);
 			fflush(NULL);
 			pid = fork();
 			if (pid == 0)
-				worker(&profs[p], p, &o, &si, &j, self,
+				worker(&profs[p], p, &o, &lease, &si, &j, self,
 				       cpus[slot]);
 			if (pid < 0) {
 				fsp_slot_returned(&slots[slot], 1);
@@ -400,8 +396,8 @@ int fsp_cmd_run(struct fsp_cli *cli)
 			worker_slot(pid, 0);
 			running++;
 		}
-		if (next == nr && o.nothing_left)
-			*last = 1;
+		if (next == nr)
+			fsp_slots_nothing_left(slots, jobs);
 		for (i = 0; i < jobs; i++)
 			fsp_slot_settle(&slots[i], &j);
 		if (!got_signal)
@@ -468,8 +464,6 @@ int fsp_cmd_run(struct fsp_cli *cli)
 		ret = 128 + got_signal;
 	fsp_res_doc_free(doc);
 out:
-	if (last != MAP_FAILED)
-		munmap((void *)last, sizeof(*last));
 	free(results);
 	free(status);
 	free(pids);

@@ -23,6 +23,7 @@
 #include "proc.h"
 #include "mnt.h"
 #include "runner.h"
+#include "slots.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -230,14 +231,12 @@ static void run_cold_checks(const struct fsp_run_opts *o,
 		}
 }
 
-/* No profile is left to start: this is its worker slot's last. */
-static int last_of_slot(const struct fsp_run_opts *o)
-{
-	return o->nothing_left && *o->nothing_left;
-}
-
-/* Run the selected cases on t and add verdict + probes to out. */
+/*
+ * Run the selected cases on t and add verdict + probes to out; l has the
+ * instance the cases trace on (t->trace).
+ */
 static long long run_cases(const struct fsp_run_opts *o,
+			   struct fsp_slot_lease *l,
 			   const struct fsp_target *t,
 			   struct fsp_res_profile *out, int idx,
 			   const char *name)
@@ -263,12 +262,12 @@ static long long run_cases(const struct fsp_run_opts *o,
 		 * periods, ~40 ms asleep) overlaps the cases left, not the
 		 * end of the run.
 		 */
-		if (i == last_traced && last_of_slot(o))
-			fsp_case_trace_release(1);
+		if (i == last_traced && fsp_slot_lease_last(l))
+			fsp_slot_lease_release(l, 1);
 	}
 	if (need_cold && t->recycle && !t->shmem)
 		run_cold_checks(o, t, probes);
-	fsp_case_trace_release(last_of_slot(o));
+	fsp_slot_lease_release(l, fsp_slot_lease_last(l));
 	for (i = 0; i < o->nr_cases; i++)
 		probe_result(out, &probes[i]);
 	fsp_verdict_derive(probes, o->nr_cases, t->shmem, t->si->pmd_order,
@@ -366,6 +365,7 @@ static void add_timing(struct fsp_res_profile *out, const struct fsp_fsenv *e,
 
 void fsp_run_profile(const struct fsp_profile *prof, int idx,
 		     const struct fsp_run_opts *o,
+		     struct fsp_slot_lease *lease,
 		     const struct fsp_sysinfo *si, struct fsp_journal *j,
 		     struct fsp_res_profile *out)
 {
@@ -382,7 +382,7 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 	e.prof = prof;
 	e.j = j;
 	e.loop.fd = -1;
-	e.lent = o->lent;
+	e.lent = lease->loop;
 	fsp_kmsg_open(&km);
 	if (fsp_profile_unrunnable(prof, why, sizeof(why))) {
 		fsp_kmsg_close(&km);
@@ -418,7 +418,7 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 	t.si = si;
 	t.payload_dir = o->payload_dir;
 	t.run_id = j->id;
-	t.trace_instance = o->trace_instance;
+	t.trace = &lease->handle;
 	t.priv = &e;
 	t.journal = j;
 	t.read_ahead_path = e.read_ahead;
@@ -463,7 +463,7 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 			goto fail;
 		}
 	}
-	t_probes = run_cases(o, &t, out, idx, prof->name);
+	t_probes = run_cases(o, lease, &t, out, idx, prof->name);
 	fsp_fsenv_teardown(&e);
 	goto timing;
 fail:
@@ -472,7 +472,7 @@ fail:
 	fsp_res_set_verdict(out, FSP_V_ERROR, e.err);
 	fsp_fsenv_teardown(&e);
 timing:
-	fsp_case_trace_wait();
+	fsp_slot_lease_wait(lease);
 	kernel_log_check(&km, out);
 	add_timing(out, &e, t_probes, t_prepare, t_start);
 }
@@ -483,6 +483,7 @@ void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	char work[4096], why[512], cold[96];
 	unsigned long left;
 	const char *how;
+	struct fsp_slot_lease l;
 	struct fsp_target t;
 	struct statfs sfs;
 	int ret;
@@ -512,6 +513,8 @@ void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	t.cold_method = t.shmem ? "none (tmpfs: data lives in the cache)" :
 				  "fadvise";
 	t.recycle = evict_dir;
+	fsp_slot_lease_init(&l, NULL, NULL);	/* an instance of its own */
+	t.trace = &l.handle;
 	ret = prepare_cases(o, &t, why, sizeof(why));
 	if (!ret && !t.shmem) {
 		ret = evict_all(work, &left, &how);
@@ -530,7 +533,7 @@ void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	if (ret)
 		fsp_res_set_verdict(out, FSP_V_ERROR, why);
 	else
-		run_cases(o, &t, out, 0, dir);
+		run_cases(o, &l, &t, out, 0, dir);
 	fsp_rmtree(work);
-	fsp_case_trace_wait();
+	fsp_slot_lease_wait(&l);
 }

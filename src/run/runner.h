@@ -26,21 +26,22 @@ struct fsp_run_opts {
 	int progress;		/* progress lines on stderr */
 	int nr_profiles;	/* for "[i/N]" in them */
 	const char *payload_dir;
-	const char *trace_instance;	/* this worker slot's, or NULL */
-	const struct fsp_loop *lent;	/* this worker slot's device, or NULL */
-	/* Set by the parent once no profile is left to start (shared). */
-	const volatile int *nothing_left;
 };
 
 #define FSP_DEFAULT_SIZE_MB 512
 
+struct fsp_slot_lease;
+
 /*
- * Run one profile; its result goes into out (always filled). Its image
- * and directory stay: the caller removes them once the worker has
- * exited (fsp_remove_profile_dir), or the journal's unwind does.
+ * Run one profile with what its worker slot lent it (slots.h: the
+ * tracefs instance, the loop device); its result goes into out (always
+ * filled). Its image and directory stay: the caller removes them once
+ * the worker has exited (fsp_remove_profile_dir), or the journal's
+ * unwind does.
  */
 void fsp_run_profile(const struct fsp_profile *prof, int idx,
 		     const struct fsp_run_opts *o,
+		     struct fsp_slot_lease *lease,
 		     const struct fsp_sysinfo *si, struct fsp_journal *j,
 		     struct fsp_res_profile *out);
 /* Remove profile idx's directory (its image included); 0 or -errno. */

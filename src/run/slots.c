@@ -5,16 +5,100 @@
  * before it exists like a profile's; the device is held open by the
  * parent and stays bound to it after a SIGKILL (loop.h), until the
  * journal's unwind restores its write_cache, detaches it and removes
- * the image. The instance is named fsprobe-RUNID-sN and journalled too.
+ * the image. The instance is named fsprobe-RUNID-sN and journalled too;
+ * the worker makes it on first use (fsp_trace_attach), the parent or the
+ * slot's last worker removes it.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "runner.h"
 #include "slots.h"
-#include "trace.h"
 #include "util.h"
+
+/* The lease's instance, attached or made on first use (case.h). */
+static struct fsp_trace *lease_trace(struct fsp_trace_handle *h, int *err)
+{
+	struct fsp_slot_lease *l = (struct fsp_slot_lease *)
+		((char *)h - offsetof(struct fsp_slot_lease, handle));
+	char name[64], root[128];
+	int mounted, ret;
+
+	fsp_slot_lease_wait(l);	/* a closing instance has our name */
+	if (!l->state && l->instance) {
+		/*
+		 * The slot's: made by the first profile of the slot, taken
+		 * over by the next ones, removed once, journalled already.
+		 */
+		ret = fsp_trace_attach(&l->tr, l->instance, 256);
+		l->state = ret ? ret : 1;
+	}
+	if (!l->state) {
+		snprintf(name, sizeof(name), "fsprobe-%d", (int)getpid());
+		ret = fsp_trace_find_root(root, sizeof(root), &mounted);
+		if (!ret && l->j)
+			ret = fsp_journal_add(l->j, "tracefs", name, NULL);
+		/*
+		 * A probe sees at most a few thousand events of ~40 bytes:
+		 * 256 kB per CPU holds them with room, and allocating (and
+		 * freeing) it is a fraction of the default's cost. Losses
+		 * are counted anyway.
+		 */
+		if (!ret)
+			ret = fsp_trace_open(&l->tr, name, 256);
+		l->state = ret ? ret : 1;
+	}
+	*err = l->state < 0 ? l->state : 0;
+	return l->state == 1 ? &l->tr : NULL;
+}
+
+void fsp_slot_lease_init(struct fsp_slot_lease *l, struct fsp_journal *j,
+			 const char *instance)
+{
+	memset(l, 0, sizeof(*l));
+	l->handle.get = lease_trace;
+	l->instance = instance;
+	l->j = j;
+	l->last_fd = -1;
+}
+
+int fsp_slot_lease_last(const struct fsp_slot_lease *l)
+{
+	struct pollfd p = { .fd = l->last_fd, .events = POLLIN };
+
+	return l->last_fd >= 0 && poll(&p, 1, 0) == 1 &&
+	       (p.revents & POLLIN);
+}
+
+void fsp_slot_lease_release(struct fsp_slot_lease *l, int last)
+{
+	if (l->state == 2)
+		return;		/* already on its way */
+	if (l->state == 1) {
+		if (last)
+			l->tr.keep = 0;
+		fsp_trace_close_async(&l->tr);
+		l->state = 2;	/* removal in flight */
+		return;
+	}
+	memset(&l->tr, 0, sizeof(l->tr));
+	l->state = 0;
+}
+
+void fsp_slot_lease_wait(struct fsp_slot_lease *l)
+{
+	if (l->state != 2)
+		return;
+	fsp_trace_close_wait(&l->tr);
+	memset(&l->tr, 0, sizeof(l->tr));
+	l->state = 0;
+}
 
 int fsp_slot_wants_device(const struct fsp_profile *p)
 {
@@ -77,7 +161,7 @@ void fsp_slot_settle(struct fsp_slot *s, struct fsp_journal *j)
 }
 
 void fsp_slot_lend(struct fsp_slot *s, int nr, struct fsp_journal *j,
-		   const struct fsp_profile *prof, struct fsp_run_opts *o)
+		   const struct fsp_profile *prof, struct fsp_slot_lease *l)
 {
 	char why[512];
 
@@ -86,17 +170,30 @@ void fsp_slot_lend(struct fsp_slot *s, int nr, struct fsp_journal *j,
 			 j->id, nr);
 		s->journalled = !fsp_journal_add(j, "tracefs", s->instance,
 						 NULL);
+		/* Without it the slot's last profile just leaves it to us. */
+		s->has_pipe = !pipe2(s->last, O_CLOEXEC | O_NONBLOCK);
 	}
-	o->trace_instance = s->journalled ? s->instance : NULL;
-	o->lent = NULL;
+	fsp_slot_lease_init(l, j, s->journalled ? s->instance : NULL);
+	l->last_fd = s->has_pipe ? s->last[0] : -1;
 	/*
 	 * No device for a profile that will only report why it cannot run,
 	 * nor with FSPROBE_SLOT_DEVICES=0 (each profile its own, to compare).
 	 */
 	if (fsp_slot_wants_device(prof) && slot_devices_wanted() &&
 	    !fsp_profile_unrunnable(prof, why, sizeof(why)))
-		o->lent = get_device(s, nr, j);
-	s->dev_busy = o->lent != NULL;
+		l->loop = get_device(s, nr, j);
+	s->dev_busy = l->loop != NULL;
+}
+
+void fsp_slots_nothing_left(struct fsp_slot *slots, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		if (!slots[i].has_pipe || slots[i].told)
+			continue;
+		slots[i].told = write(slots[i].last[1], "", 1) == 1;
+	}
 }
 
 void fsp_slot_returned(struct fsp_slot *s, int ok)
@@ -155,5 +252,11 @@ void fsp_slots_finish(struct fsp_slot *slots, int nr)
 			pthread_join(slots[i].remover, NULL);
 			slots[i].removing = 0;
 			slots[i].journalled = 0;
+		}
+	for (i = 0; i < nr; i++)
+		if (slots[i].has_pipe) {
+			close(slots[i].last[0]);
+			close(slots[i].last[1]);
+			slots[i].has_pipe = 0;
 		}
 }
