@@ -445,6 +445,10 @@ int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st)
 	int ret;
 
 	memset(st, 0, sizeof(*st));
+	/* System-wide knobs of killed runs, whatever their state dir. */
+	ret = fsp_knob_release_global(NULL);
+	if (ret > 0)
+		st->knobs += ret;
 	d = opendir(base);
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
@@ -487,9 +491,5 @@ int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st)
 			close(lfd);
 	}
 	closedir(d);
-	/* System-wide knobs of killed runs, whatever their state dir. */
-	ret = fsp_knob_release_global(NULL);
-	if (ret > 0)
-		st->knobs += ret;
 	return 0;
 }
