@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "journal.h"
@@ -149,8 +150,8 @@ static int write_record(const char *path, const char *saved)
 
 /*
  * Under the registry lock: if nobody holds path any more, write its
- * recorded original back and drop the record. 1 restored, 0 not (held,
- * or no record), -errno.
+ * recorded original back and drop the record. 1 restored, 0 no record,
+ * -EBUSY held by a live run, -errno.
  */
 static int release_unheld(const char *path)
 {
@@ -164,7 +165,7 @@ static int release_unheld(const char *path)
 		return fd;
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		close(fd);
-		return 0;	/* a live run still uses it */
+		return -EBUSY;	/* a live run still uses it */
 	}
 	ret = read_record(path, saved, sizeof(saved));
 	if (ret == -ENOENT)
@@ -220,7 +221,30 @@ static int global_unhold(struct fsp_knob *k)
 		return lfd;
 	ret = release_unheld(k->path);
 	close(lfd);
-	return ret < 0 ? ret : 0;
+	return ret < 0 && ret != -EBUSY ? ret : 0;
+}
+
+/*
+ * For a dead run's journal: its workers may still be closing their
+ * copies of the hold (the run's lock, which cleanup waited for, goes a
+ * moment before it in the same exit), so a held knob is retried for up
+ * to half a second before it is taken for a live run's.
+ */
+static int release_dead(int lfd, const char *path)
+{
+	struct timespec ts = { 0, 10 * 1000000L };
+	int ret, tries;
+
+	for (tries = 0; tries < 50; tries++) {
+		ret = release_unheld(path);
+		if (ret != -EBUSY)
+			return ret;
+		flock(lfd, LOCK_UN);
+		nanosleep(&ts, NULL);
+		if (flock(lfd, LOCK_EX))
+			return -errno;
+	}
+	return 0;	/* a live run's: it restores it */
 }
 
 int fsp_knob_release_global(const char *path)
@@ -240,7 +264,7 @@ int fsp_knob_release_global(const char *path)
 		return lfd;
 	}
 	if (path) {
-		ret = release_unheld(path);
+		ret = release_dead(lfd, path);
 	} else {
 		while ((de = readdir(d))) {
 			char rec[PATH_MAX], buf[PATH_MAX + 160], *nl;
