@@ -6,7 +6,8 @@
  * Only THP sysfs, a loop device's queue/read_ahead_kb and
  * queue/write_cache, and the workqueues' default affinity scope are
  * accepted, so that a forged journal cannot make cleanup write anything
- * else.
+ * else. System-wide knobs also go through the registry in FSP_KNOB_DIR
+ * (knob.h): record, shared hold, last holder or cleanup restores.
  */
 #include <dirent.h>
 #include <errno.h>
