@@ -19,9 +19,22 @@ struct fsp_journal;
 #define FSP_KNOB_WQ_SCOPE \
 	"/sys/module/workqueue/parameters/default_affinity_scope"
 
+/*
+ * System-wide knobs (all but a loop device's) are shared by every run on
+ * the machine, whatever its state directory: their original value is
+ * recorded here (NAME.rec: path and value) before the first change, each
+ * run using one holds NAME.hold shared (flock), and the last holder to
+ * go, or `fsprobe cleanup` of any state directory once no live run holds
+ * it, writes the original back and removes the record. Two overlapping
+ * runs thus never save each other's "cpu" as the original, and a killed
+ * run's change is found whatever happened to its run directory.
+ */
+#define FSP_KNOB_DIR "/run/fsprobe-knobs"
+
 struct fsp_knob {
 	char path[PATH_MAX];
 	char saved[128];	/* value to write back (selected word) */
+	int holdfd;		/* system-wide: our shared hold, else -1 */
 };
 
 struct fsp_knobs {
@@ -42,5 +55,13 @@ int fsp_knob_set(struct fsp_knobs *ks, struct fsp_journal *j,
 int fsp_knob_restore_all(struct fsp_knobs *ks);
 /* For cleanup: write a journalled saved value back. */
 int fsp_knob_restore_saved(const char *path, const char *saved);
+/* Is path a system-wide knob (one in the FSP_KNOB_DIR registry)? */
+int fsp_knob_is_global(const char *path);
+/*
+ * For cleanup: restore the system-wide knob path (or, path NULL, every
+ * one recorded) if no live run holds it. Returns how many were restored,
+ * or -errno.
+ */
+int fsp_knob_release_global(const char *path);
 
 #endif

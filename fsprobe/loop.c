@@ -101,6 +101,8 @@ int fsp_loop_attach(struct fsp_loop *lo, const char *image, bool readonly,
 		    struct fsp_journal *j)
 {
 	struct loop_config cfg;
+	struct stat st;
+	char id[64];
 	int ctl, imgfd, tries, ret = -EBUSY;
 
 	memset(lo, 0, sizeof(*lo));
@@ -111,6 +113,13 @@ int fsp_loop_attach(struct fsp_loop *lo, const char *image, bool readonly,
 		     O_NOFOLLOW);
 	if (imgfd < 0)
 		return -errno;
+	if (fstat(imgfd, &st)) {
+		ret = -errno;
+		close(imgfd);
+		return ret;
+	}
+	snprintf(id, sizeof(id), "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino);
 	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (ctl < 0) {
 		ret = -errno;
@@ -127,8 +136,16 @@ int fsp_loop_attach(struct fsp_loop *lo, const char *image, bool readonly,
 		}
 		lo->nr = nr;
 		snprintf(lo->dev, sizeof(lo->dev), "/dev/loop%d", nr);
+		/*
+		 * The image's identity first: after a SIGKILL the device may
+		 * show its backing file by another path, or deleted (see
+		 * fsp_loop_detach_if_ours).
+		 */
 		if (j) {
-			ret = fsp_journal_add(j, "loop", lo->dev, lo->image);
+			ret = fsp_journal_add(j, "loop-id", lo->dev, id);
+			if (!ret)
+				ret = fsp_journal_add(j, "loop", lo->dev,
+						      lo->image);
 			if (ret)
 				break;
 		}
@@ -209,17 +226,67 @@ static int is_image(const char *back, const char *image)
 	       (!strncmp(back, image, l) && !strcmp(back + l, " (deleted)"));
 }
 
-int fsp_loop_detach_if_backed_by(const char *dev, const char *image)
+int fsp_loop_parse_id(const char *text, struct fsp_loop_id *id)
 {
-	char back[PATH_MAX];
-	int nr, fd, ret, tries;
+	char end;
+
+	if (sscanf(text, "%llu:%llu%c", &id->dev, &id->ino, &end) != 2)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Is the device bound to image? By what the kernel holds, not by path:
+ * the backing file's st_dev/st_ino (journalled, or the image's while it
+ * exists) and the name we gave it at LOOP_CONFIGURE. The sysfs path is
+ * relative to a mount namespace: once a killed run's namespace is gone,
+ * a file on a tmpfs shows as "/rel/path" from the tmpfs' root, and as
+ * "(deleted)" after cleanup removed it. 1 ours, 0 free, -EPERM not ours.
+ */
+int fsp_loop_bound_to(const char *dev, const char *image,
+		      const struct fsp_loop_id *id)
+{
+	struct fsp_loop_id now = { 0, 0 };
+	struct loop_info64 info;
+	char back[PATH_MAX], name[LO_NAME_SIZE];
+	struct stat st;
+	int nr, fd, ret;
 
 	if (sscanf(dev, "/dev/loop%d", &nr) != 1)
 		return -EINVAL;
-	if (fsp_loop_backing_file(nr, back, sizeof(back)))
-		return 0;	/* not attached any more */
-	if (!is_image(back, image))
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENXIO ? 0 : -errno;
+	ret = ioctl(fd, LOOP_GET_STATUS64, &info) ? -errno : 0;
+	close(fd);
+	if (ret)
+		return ret == -ENXIO ? 0 : ret;
+	if (id && id->ino) {
+		now = *id;
+	} else if (!stat(image, &st)) {
+		now.dev = st.st_dev;
+		now.ino = st.st_ino;
+	} else {
+		/* No identity: the old way, by the path sysfs shows. */
+		if (fsp_loop_backing_file(nr, back, sizeof(back)))
+			return 0;
+		return is_image(back, image) ? 1 : -EPERM;
+	}
+	snprintf(name, sizeof(name), "%s", image);
+	if (info.lo_device != now.dev || info.lo_inode != now.ino ||
+	    strncmp((char *)info.lo_file_name, name, sizeof(name)))
 		return -EPERM;
+	return 1;
+}
+
+int fsp_loop_detach_if_ours(const char *dev, const char *image,
+			    const struct fsp_loop_id *id)
+{
+	int fd, ret, tries;
+
+	ret = fsp_loop_bound_to(dev, image, id);
+	if (ret <= 0)
+		return ret;	/* 0: not attached any more */
 	fd = open(dev, O_RDONLY | O_CLOEXEC);
 	ret = fd < 0 ? -errno : ioctl(fd, LOOP_CLR_FD, 0) ? -errno : 1;
 	if (fd >= 0)
@@ -231,8 +298,7 @@ int fsp_loop_detach_if_backed_by(const char *dev, const char *image)
 	 * Wait, boundedly, until it no longer shows our image.
 	 */
 	for (tries = 0; tries < 500; tries++) {
-		if (fsp_loop_backing_file(nr, back, sizeof(back)) ||
-		    !is_image(back, image))
+		if (fsp_loop_bound_to(dev, image, id) != 1)
 			return 1;
 		pause_ms(10);
 	}

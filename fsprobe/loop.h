@@ -45,8 +45,24 @@ int fsp_loop_verify(const struct fsp_loop *lo);
 int fsp_loop_detach(struct fsp_loop *lo);
 /* The device's backing file from sysfs. */
 int fsp_loop_backing_file(int nr, char *buf, size_t len);
-/* For cleanup: detach dev only if its backing file is image; 1 = done. */
-int fsp_loop_detach_if_backed_by(const char *dev, const char *image);
+/*
+ * The backing file's identity, journalled ("loop-id DEV ST_DEV:ST_INO")
+ * just before "loop DEV IMAGE" so that cleanup recognises the device by
+ * what it holds, whatever path sysfs shows for it by then.
+ */
+struct fsp_loop_id {
+	unsigned long long dev, ino;
+};
+int fsp_loop_parse_id(const char *text, struct fsp_loop_id *id);
+/*
+ * Is dev bound to image (id, or the image's own if id is NULL or zero)?
+ * 1 yes, 0 free, -EPERM bound to something else.
+ */
+int fsp_loop_bound_to(const char *dev, const char *image,
+		      const struct fsp_loop_id *id);
+/* For cleanup: detach dev only if it is bound to image; 1 = done. */
+int fsp_loop_detach_if_ours(const char *dev, const char *image,
+			    const struct fsp_loop_id *id);
 /*
  * Make a device we hold (lo->fd) ready for the next filesystem: it must
  * still be backed by lo->image and be claimed by nobody (-EBUSY while a

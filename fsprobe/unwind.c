@@ -2,9 +2,12 @@
 /*
  * unwind.c - the LIFO unwind of a journal (unwind.h). Unwinding re-checks
  * each entry against the live system before acting: a loop device is
- * detached only if its backing file is still the journal's image, a
- * mount is removed only if its source is the journal's loop device, so a
- * recycled device number or a foreign mount is never touched.
+ * detached only if it is still bound to the journal's image (the file's
+ * st_dev/st_ino and the name we gave it, not the path sysfs shows, which
+ * depends on mount namespaces that may be gone), a mount is removed only
+ * if its source is the journal's loop device, so a recycled device number
+ * or a foreign mount is never touched. System-wide knobs are restored
+ * through their registry (knob.h), never over a live run's change.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -61,50 +64,90 @@ static int inside(const char *dir, const char *p)
 	       !strstr(p, "/../") && !strstr(p, "/./");
 }
 
+/* One journal line, and for a "loop" line its image's identity. */
+struct entry {
+	char *kind, *a, *b;
+	struct fsp_loop_id id;
+};
+
+/* What the backwards replay of one journal knows. */
+struct replay {
+	const char *rundir;
+	struct entry *e;
+	int nr;
+	const char *restored[64];	/* "knob-restored" paths met so far */
+	int nr_restored;
+};
+
 /*
  * A loop device's queue knob is restored only while the device is free
- * or still backed by a file of this run: once someone else has attached
+ * or still bound to an image of this run: once someone else has attached
  * it, its settings are theirs.
  */
-static int knob_device_ours(const char *rundir, const char *path)
+static int knob_device_ours(const struct replay *r, const char *path)
 {
-	char back[PATH_MAX];
-	int nr, ret;
+	char dev[32], back[PATH_MAX];
+	int nr, i;
 
 	if (sscanf(path, "/sys/block/loop%d/", &nr) != 1)
 		return 1;
-	ret = fsp_loop_backing_file(nr, back, sizeof(back));
-	return ret == -ENOENT || (!ret && inside(rundir, back));
+	snprintf(dev, sizeof(dev), "/dev/loop%d", nr);
+	if (fsp_loop_backing_file(nr, back, sizeof(back)) == -ENOENT)
+		return 1;	/* free */
+	for (i = 0; i < r->nr; i++)
+		if (!strcmp(r->e[i].kind, "loop") &&
+		    !strcmp(r->e[i].a, dev) && inside(r->rundir, r->e[i].b) &&
+		    fsp_loop_bound_to(dev, r->e[i].b, &r->e[i].id) == 1)
+			return 1;
+	return 0;
 }
 
-/* Paths of "knob-restored" lines met so far in the backwards replay. */
-struct restored {
-	const char *path[64];
-	int nr;
-};
-
 /* Was the knob restored after this set? Each mark covers one set. */
-static int take_restored(struct restored *r, const char *path)
+static int take_restored(struct replay *r, const char *path)
 {
 	int i;
 
-	for (i = 0; i < r->nr; i++)
-		if (!strcmp(r->path[i], path)) {
-			r->path[i] = r->path[--r->nr];
+	for (i = 0; i < r->nr_restored; i++)
+		if (!strcmp(r->restored[i], path)) {
+			r->restored[i] = r->restored[--r->nr_restored];
 			return 1;
 		}
 	return 0;
 }
 
+static void unwind_knob(struct replay *r, const char *a, const char *b,
+			struct fsp_unwind_stats *st)
+{
+	int ret;
+
+	if (take_restored(r, a))
+		return;
+	/* System-wide: restored from the registry, once no run holds it. */
+	if (fsp_knob_is_global(a)) {
+		ret = fsp_knob_release_global(a);
+		if (ret > 0)
+			st->knobs += ret;
+		else if (ret < 0)
+			st->refused++;
+		return;
+	}
+	if (knob_device_ours(r, a) && !fsp_knob_restore_saved(a, b))
+		st->knobs++;
+	else
+		st->refused++;
+}
+
 /*
  * Undo one entry. Journals are re-read after a crash, so they are input
  * like any other: a path outside the run's own directory, a loop device
- * whose image is not in it, or a tracefs instance not named by us is
- * refused, whatever the journal says.
+ * bound to a file that is not its image, or a tracefs instance not named
+ * by us is refused, whatever the journal says.
  */
-static void unwind_entry(const char *rundir, char *kind, char *a, char *b,
-			 struct restored *done, struct fsp_unwind_stats *st)
+static void unwind_entry(struct replay *r, const struct entry *e,
+			 struct fsp_unwind_stats *st)
 {
+	const char *rundir = r->rundir, *kind = e->kind, *a = e->a, *b = e->b;
+
 	if (!strcmp(kind, "mount")) {
 		if (!inside(rundir, a) || (*b && strncmp(b, "/dev/loop", 9))) {
 			st->refused++;
@@ -113,24 +156,18 @@ static void unwind_entry(const char *rundir, char *kind, char *a, char *b,
 				st->mounts++;
 		}
 	} else if (!strcmp(kind, "loop")) {
-		int r = inside(rundir, b) ?
-			fsp_loop_detach_if_backed_by(a, b) : -EPERM;
+		int ret = inside(rundir, b) ?
+			  fsp_loop_detach_if_ours(a, b, &e->id) : -EPERM;
 
-		if (r == 1)
+		if (ret == 1)
 			st->loops++;
-		else if (r == -EPERM)
+		else if (ret == -EPERM)
 			st->refused++;
 	} else if (!strcmp(kind, "knob-restored")) {
-		if (done->nr < (int)FSP_ARRAY_SIZE(done->path))
-			done->path[done->nr++] = a;
+		if (r->nr_restored < (int)FSP_ARRAY_SIZE(r->restored))
+			r->restored[r->nr_restored++] = a;
 	} else if (!strcmp(kind, "knob")) {
-		if (take_restored(done, a))
-			return;
-		if (knob_device_ours(rundir, a) &&
-		    !fsp_knob_restore_saved(a, b))
-			st->knobs++;
-		else
-			st->refused++;
+		unwind_knob(r, a, b, st);
 	} else if (!strcmp(kind, "tracefs")) {
 		char root[128];
 		int mounted;
@@ -150,25 +187,21 @@ static void unwind_entry(const char *rundir, char *kind, char *a, char *b,
 	}
 }
 
-/* Replay a journal file backwards. */
-static int unwind_file(const char *rundir, const char *path,
-		       struct fsp_unwind_stats *st)
+/*
+ * Split the journal into entries; a "loop" line gets the identity of
+ * the "loop-id" line journalled just before it for the same device.
+ */
+static int parse_journal(char *text, struct entry *e, int max)
 {
-	char *text, *lines[4096];
-	struct restored done = { .nr = 0 };
-	int n = 0, ret, i;
+	struct fsp_loop_id id = { 0, 0 };
+	const char *id_dev = "";
 	char *line, *save;
+	int n = 0;
 
-	ret = fsp_slurp(path, &text, NULL);
-	if (ret)
-		return ret == -ENOENT ? 0 : ret;
-	for (line = strtok_r(text, "\n", &save); line && n < 4096;
-	     line = strtok_r(NULL, "\n", &save))
-		lines[n++] = line;
-	for (i = n - 1; i >= 0; i--) {
-		char *kind = lines[i], *a, *b;
+	for (line = strtok_r(text, "\n", &save); line && n < max;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *a = strchr(line, '\t'), *b;
 
-		a = strchr(kind, '\t');
 		if (!a)
 			continue;
 		*a++ = '\0';
@@ -176,8 +209,40 @@ static int unwind_file(const char *rundir, const char *path,
 		if (!b)
 			continue;
 		*b++ = '\0';
-		unwind_entry(rundir, kind, a, b, &done, st);
+		if (!strcmp(line, "loop-id")) {
+			if (fsp_loop_parse_id(b, &id))
+				memset(&id, 0, sizeof(id));
+			id_dev = a;
+			continue;
+		}
+		e[n] = (struct entry){ line, a, b, { 0, 0 } };
+		if (!strcmp(line, "loop") && !strcmp(a, id_dev))
+			e[n].id = id;
+		n++;
 	}
+	return n;
+}
+
+/* Replay a journal file backwards. */
+static int unwind_file(const char *rundir, const char *path,
+		       struct fsp_unwind_stats *st)
+{
+	struct replay r = { .rundir = rundir };
+	char *text;
+	int ret, i;
+
+	ret = fsp_slurp(path, &text, NULL);
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	r.e = calloc(4096, sizeof(*r.e));
+	if (!r.e) {
+		free(text);
+		return -ENOMEM;
+	}
+	r.nr = parse_journal(text, r.e, 4096);
+	for (i = r.nr - 1; i >= 0; i--)
+		unwind_entry(&r, &r.e[i], st);
+	free(r.e);
 	free(text);
 	return 0;
 }
@@ -270,6 +335,10 @@ int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st)
 	int ret;
 
 	memset(st, 0, sizeof(*st));
+	/* System-wide knobs of killed runs, whatever their state dir. */
+	ret = fsp_knob_release_global(NULL);
+	if (ret > 0)
+		st->knobs += ret;
 	d = opendir(base);
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;

@@ -67,10 +67,19 @@ rc=$?; [ $rc -eq 2 ]; ok $? "world-writable state base refused (rc $rc)"
 # 3. Two runs at once give the verdicts of one run.
 P="-p ext4-default -p xfs-default -p btrfs-default -p tmpfs-huge-always -P fault-pmd"
 "$FSPROBE" run $P -f json -o "$TMPD/single.json" 2>/dev/null
+WQ=/sys/module/workqueue/parameters/default_affinity_scope
+wq0=$(cat "$WQ" 2>/dev/null || true)
+# The second in a state dir of its own: the workqueue scope is shared
+# all the same (fsprobe/knob.h), and whichever ends last restores it.
 "$FSPROBE" run $P -f json -o "$TMPD/a.json" 2>/dev/null & a=$!
-"$FSPROBE" run $P -f json -o "$TMPD/b.json" 2>/dev/null & b=$!
+FSPROBE_STATE_DIR=$FSPROBE_STATE_DIR.b "$FSPROBE" run $P -f json \
+	-o "$TMPD/b.json" 2>/dev/null & b=$!
 wait $a; ra=$?; wait $b; rb=$?
+rmdir "$FSPROBE_STATE_DIR.b" 2>/dev/null
 [ $ra -eq 0 ] && [ $rb -eq 0 ]; ok $? "two concurrent runs exit 0 ($ra, $rb)"
+rec=$(ls /run/fsprobe-knobs/*.rec 2>/dev/null || true)
+[ "$(cat "$WQ" 2>/dev/null || true)" = "$wq0" ] && [ -z "$rec" ]
+ok $? "after both, the workqueue scope is '$wq0' again ($(cat "$WQ" 2>/dev/null)), no knob recorded${rec:+: $rec}"
 verdicts() { python3 -c 'import json,sys; print(" ".join(p["name"]+"="+p["verdict"]+":"+str([e for pr in p["probes"] for k, e in pr["evidence"].items() if k.endswith("pmd_mapped_kb")]) for p in json.load(open(sys.argv[1]))["profiles"]))' "$1"; }
 s=$(verdicts "$TMPD/single.json")
 va=$(verdicts "$TMPD/a.json"); vb=$(verdicts "$TMPD/b.json")

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # r-signals.sh - SIGINT/SIGTERM at random moments of a real run, then
 # SIGKILL followed by `fsprobe cleanup`: after every trial no loop device
-# backed by our state, no mount, no state directory, and THP sysfs and
-# the workqueues' affinity scope (set to "cpu" by runs with bound
-# workers, the default -j on two CPUs or more) exactly as before. FSPROBE_SIGNAL_TRIALS / FSPROBE_KILL_TRIALS set the
+# backed by our state (by device, root-lib.sh loops_under), no mount, no
+# state directory, THP sysfs and the workqueues' affinity scope (set to
+# "cpu" by runs with bound workers, the default -j on two CPUs or more)
+# exactly as before, and no system-wide knob left in the registry
+# (fsprobe/knob.h). FSPROBE_SIGNAL_TRIALS / FSPROBE_KILL_TRIALS set the
 # counts (make check-stress raises them).
 . "$srcdir/tests/root-lib.sh"
 TRIALS=${FSPROBE_SIGNAL_TRIALS:-20}
@@ -24,15 +26,16 @@ knobs() {
 knobs > "$TMPD/knobs.before"
 
 # A pseudo-random delay in [0, MAX) ms, from /dev/urandom.
-rand_ms() { echo $(( $(od -An -N2 -tu2 /dev/urandom) % $1 )); }
-sleep_ms() { sleep "$(printf '0.%03d' "$1")"; }
+rand_ms() { echo $(( $(od -An -N4 -tu4 /dev/urandom) % $1 )); }
+sleep_ms() { sleep "$(printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)))"; }
 
 leaks=0
 count_leaks() {
-	l=$(losetup -a | grep -cF "$FSPROBE_STATE_DIR" || true)
+	l=$(loops_under "$FSPROBE_STATE_DIR" | wc -l)
 	m=$(grep -cF "$FSPROBE_STATE_DIR" /proc/self/mountinfo || true)
 	d=$(ls -A "$FSPROBE_STATE_DIR" 2>/dev/null | wc -l)
 	k=0; knobs | cmp -s - "$TMPD/knobs.before" || k=1
+	ls /run/fsprobe-knobs/*.rec > /dev/null 2>&1 && k=$((k + 1))
 	n=$((l + m + d + k))
 	[ $n -eq 0 ] || diag "leak: loops=$l mounts=$m dirs=$d knobs=$k"
 	leaks=$((leaks + n))
@@ -75,19 +78,27 @@ done
 [ $bad_rc -eq 0 ] && [ $leaks -eq 0 ]
 ok $? "4 double-SIGINT trials: exit 130 or 0 ($bad_rc bad), leaks found = $leaks"
 
+# SIGKILL at any point of a run, its last moments included (the knobs'
+# restore, the run directory's removal): delays up to 110 % of how long
+# an uninterrupted run of the same profiles takes here.
+t0=$(date +%s%N)
+"$FSPROBE" run $PROFILES > /dev/null 2>&1
+span=$(( ($(date +%s%N) - t0) / 1000000 * 11 / 10 ))
+[ $span -ge 100 ] || span=100
 i=0; leaks=0; cleanup_bad=0
+count_leaks || diag "after an uninterrupted run"
 while [ $i -lt "$KILLS" ]; do
 	i=$((i + 1))
-	delay=$(rand_ms 900)
+	delay=$(rand_ms $span)
 	"$FSPROBE" run $PROFILES > /dev/null 2>&1 &
 	pid=$!
 	sleep_ms "$delay"
 	kill -KILL $pid 2>/dev/null
 	wait $pid 2>/dev/null
 	"$FSPROBE" cleanup > "$TMPD/cleanup" 2>&1 || cleanup_bad=$((cleanup_bad + 1))
-	count_leaks || diag "after SIGKILL at ${delay} ms: $(cat "$TMPD/cleanup")"
+	count_leaks || diag "after SIGKILL at ${delay} ms: $(cat "$TMPD/cleanup"; knobs | diff "$TMPD/knobs.before" - | grep '^>')"
 done
 [ $cleanup_bad -eq 0 ]; ok $? "cleanup after SIGKILL exits 0 ($KILLS trials)"
-[ $leaks -eq 0 ]; ok $? "$KILLS SIGKILL + cleanup trials: leaks found = $leaks"
+[ $leaks -eq 0 ]; ok $? "$KILLS SIGKILL + cleanup trials over 0-$span ms: leaks found = $leaks"
 check_no_leaks
 done_testing

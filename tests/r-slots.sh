@@ -54,8 +54,11 @@ esac
 dev=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(next(x["loop"]["device"] for x in d["profiles"] if x["name"] == "xfs-default"))' "$J")
 q=/sys/block/${dev#/dev/}
 back=$(cat "$q/loop/backing_file" 2>/dev/null || true)
+case " $(loops_under "$FSPROBE_STATE_DIR" | cut -d' ' -f1) " in
+*" $dev "*) back=ours ;;
+esac
 case $back in
-"$FSPROBE_STATE_DIR"*) ok 1 "$dev is still backed by our image: $back" ;;
+ours) ok 1 "$dev is still backed by our image" ;;
 "") wc=$(cat "$q/queue/write_cache")
     [ "$wc" = "write back" ]; ok $? "$dev detached, write_cache restored ($wc)" ;;
 *) ok 0 "# SKIP $dev was taken by $back since" ;;
@@ -160,7 +163,10 @@ else
 	sleep 0.3	# the workers die by PDEATHSIG, their mounts go
 	q=/sys/block/${dev#/dev/}
 	back=$(cat "$q/loop/backing_file" 2>/dev/null || true)
-	case $back in "$FSPROBE_STATE_DIR"/*) r=0 ;; *) r=1 ;; esac
+	r=1
+	case " $(loops_under "$FSPROBE_STATE_DIR" | cut -d' ' -f1) " in
+	*" $dev "*) r=0 ;;
+	esac
 	ok $r "after SIGKILL $dev is still bound to our image (${back:-free}), not free with write-through on"
 	"$FSPROBE" cleanup > "$TMPD/cleanup" 2>&1
 	if [ -e "$q/loop/backing_file" ]; then

@@ -6,7 +6,7 @@
 # gives its own, no tracefs instance of ours, and `fsprobe cleanup` finds
 # nothing stale.
 . "$srcdir/tests/root-lib.sh"
-loops=$(losetup -a | grep -F "$TEST_BASE/" || true)
+loops=$(loops_under "$TEST_BASE")
 [ -z "$loops" ]; ok $? "no loop device of any test run${loops:+: $loops}"
 mnts=$(grep -F "$TEST_BASE/" /proc/self/mountinfo || true)
 [ -z "$mnts" ]; ok $? "no mount of any test run${mnts:+: $mnts}"
@@ -25,6 +25,8 @@ for f in $(grep -l "write through" /sys/block/loop*/queue/write_cache 2>/dev/nul
 done
 rm -f "$TMPD/wc.img"
 [ -z "$wt" ]; ok $? "no loop device left in write-through mode${wt:+:$wt}"
+rec=$(ls /run/fsprobe-knobs/*.rec 2>/dev/null || true)
+[ -z "$rec" ]; ok $? "no system-wide knob recorded as changed${rec:+: $rec}"
 inst=$(ls /sys/kernel/tracing/instances 2>/dev/null | grep '^fsprobe-' || true)
 [ -z "$inst" ]; ok $? "no tracefs instance of ours left${inst:+: $inst}"
 FSPROBE_STATE_DIR=$TEST_BASE/all "$FSPROBE" cleanup > "$TMPD/out"

@@ -14,10 +14,29 @@ mkdir -p -m 700 /run/fsprobe-test "$TEST_BASE"
 TMPD=$(mktemp -d "/tmp/fsprobe-$TEST_NAME.XXXXXX")
 trap 'rm -rf "$TMPD"; rmdir "$FSPROBE_STATE_DIR" "$TEST_BASE" /run/fsprobe-test 2>/dev/null || true' EXIT
 
+# Loop devices bound to a file under DIR, one "DEV FILE" a line: by the
+# backing file's device number (losetup's BACK-MAJ:MIN, from the kernel)
+# and its path from that filesystem's root. Not by the path alone: once
+# the mount namespace a file was opened in is gone (a killed run's), a
+# file on a tmpfs shows as /path/from/the/tmpfs/root, and "(deleted)"
+# when its directory was removed.
+loops_under() {
+	[ -d "$TEST_BASE" ] || return 0
+	fsdev=$(stat -c '%Hd:%Ld' "$TEST_BASE") || return 0
+	mnt=$(stat -c %m "$TEST_BASE")
+	rel=$1; [ "$mnt" = / ] || rel=${1#"$mnt"}
+	losetup -ln -O NAME,BACK-MAJ:MIN,BACK-FILE 2>/dev/null |
+	while read -r name majmin back; do
+		[ "$majmin" = "$fsdev" ] || continue
+		back=${back% (deleted)}
+		case $back in "$1"/*|"$rel"/*) echo "$name $back" ;; esac
+	done
+}
+
 # ok if nothing of this test's state survives: loop devices backed by a
 # file in its state dir, mounts from it, or run directories.
 check_no_leaks() {
-	loops=$(losetup -a 2>/dev/null | grep -F "$FSPROBE_STATE_DIR" || true)
+	loops=$(loops_under "$FSPROBE_STATE_DIR")
 	[ -z "$loops" ]; ok $? "no loop device backed by our state dir${loops:+: $loops}"
 	mnts=$(grep -F "$FSPROBE_STATE_DIR" /proc/self/mountinfo || true)
 	[ -z "$mnts" ]; ok $? "no mount of ours${mnts:+: $mnts}"
