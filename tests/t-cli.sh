@@ -66,4 +66,30 @@ ok $? "malformed profile in FSPROBE_PROFILE_DIR named (rc $rc)"
 "$F" list > "$T/list"; ok $? "list exits 0"
 grep -q '^  xfs-default ' "$T/list"; ok $? "list shows xfs-default"
 grep -q '^  fault-pmd ' "$T/list"; ok $? "list shows the fault-pmd probe"
+
+# env says where profiles and payloads were found, and from what.
+FSPROBE_PROFILE_DIR="$T/dir" FSPROBE_PAYLOAD_DIR="$T/none" "$F" env \
+	> "$T/env"; ok $? "env exits 0"
+grep -qx "profiles: $T/dir (environment)" "$T/env"
+ok $? "env: profiles from FSPROBE_PROFILE_DIR"
+grep -qx "payloads: $T/none (environment, missing)" "$T/env"
+ok $? "env: payloads from FSPROBE_PAYLOAD_DIR, missing"
+env -u FSPROBE_PROFILE_DIR -u FSPROBE_PAYLOAD_DIR "$F" env -f json \
+	> "$T/env.json"
+ok $? "env -f json without the variables exits 0"
+python3 - "$T/env.json" "$srcdir" "$builddir" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["profile_dir"] == {"path": sys.argv[2] + "/mkfs-profiles",
+			    "from": "build-tree", "exists": True}, d["profile_dir"]
+assert d["payload_dir"] == {"path": sys.argv[3] + "/conformance/payload",
+			    "from": "build-tree", "exists": True}, d["payload_dir"]
+assert list(d)[-2:] == ["profile_dir", "payload_dir"], list(d)
+EOF2
+ok $? "env -f json: the build tree's directories, keys last"
+cp "$F" "$T/fsprobe"
+env -u FSPROBE_PROFILE_DIR -u FSPROBE_PAYLOAD_DIR "$T/fsprobe" env > "$T/env"
+grep -q '^profiles: /.*/fsprobe/profiles (installed' "$T/env" &&
+	grep -q '^payloads: /.*/fsprobe (installed' "$T/env"
+ok $? "env: a copy outside the build tree uses the installed directories"
 done_testing

@@ -79,6 +79,9 @@ void fsp_set_signals(void (*handler)(int));
 /* Where profiles and payloads are (build tree, env, or installed). */
 const char *fsp_profile_dir(void);
 const char *fsp_payload_dir(void);
+/* The same, and which: "environment", "build-tree" or "installed". */
+const char *fsp_profile_dir_from(const char **from);
+const char *fsp_payload_dir_from(const char **from);
 /* Resolve -p arguments (names or paths) into profiles; 0 or exit code. */
 int fsp_select_profiles(struct fsp_cli *cli, struct fsp_profile **out,
 			int *nr);

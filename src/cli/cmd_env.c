@@ -2,7 +2,8 @@
 /*
  * cmd_env.c - `fsprobe env`: the facts a report depends on, gathered
  * into one JSON object and printed as a table or as JSON: kernel, THP
- * sysfs, the CONFIG_* options that change answers, tools, loop support.
+ * sysfs, the CONFIG_* options that change answers, tools, loop support,
+ * and where the profiles and payloads were found.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -56,10 +57,23 @@ static struct json_object *per_size_thp(void)
 	return o;
 }
 
+/* {"path", "from": environment|build-tree|installed, "exists"} */
+static struct json_object *dir_obj(const char *path, const char *from)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "path", json_object_new_string(path));
+	json_object_object_add(o, "from", json_object_new_string(from));
+	json_object_object_add(o, "exists", json_object_new_boolean(
+				       !access(path, R_OK | X_OK)));
+	return o;
+}
+
 static struct json_object *env_doc(void)
 {
 	struct json_object *doc, *cfg, *tl, *fs, *thp;
 	struct fsp_sysinfo si;
+	const char *dir, *from;
 	char path[4096], v;
 	size_t i;
 
@@ -98,6 +112,10 @@ static struct json_object *env_doc(void)
 				       !access("/proc/kpageflags", R_OK)));
 	json_object_object_add(doc, "root",
 			       json_object_new_boolean(geteuid() == 0));
+	dir = fsp_profile_dir_from(&from);
+	json_object_object_add(doc, "profile_dir", dir_obj(dir, from));
+	dir = fsp_payload_dir_from(&from);
+	json_object_object_add(doc, "payload_dir", dir_obj(dir, from));
 	return doc;
 }
 
@@ -107,6 +125,15 @@ static void print_obj(FILE *out, const char *title, struct json_object *o)
 	json_object_object_foreach(o, key, val)
 		fprintf(out, "  %-30s %s\n", key,
 			val ? json_object_get_string(val) : "(none)");
+}
+
+static void print_dir(FILE *out, const char *title, struct json_object *o)
+{
+	fprintf(out, "%s %s (%s%s)\n", title,
+		json_object_get_string(json_object_object_get(o, "path")),
+		json_object_get_string(json_object_object_get(o, "from")),
+		json_object_get_boolean(json_object_object_get(o, "exists")) ?
+		"" : ", missing");
 }
 
 int fsp_cmd_env(struct fsp_cli *cli)
@@ -158,6 +185,10 @@ int fsp_cmd_env(struct fsp_cli *cli)
 							"kpageflags")),
 			json_object_get_string(json_object_object_get(doc,
 							"root")));
+		print_dir(out, "profiles:",
+			  json_object_object_get(doc, "profile_dir"));
+		print_dir(out, "payloads:",
+			  json_object_object_get(doc, "payload_dir"));
 	}
 	if (out != stdout)
 		fclose(out);

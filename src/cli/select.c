@@ -3,7 +3,8 @@
  * select.c - where profiles and payloads live, and turning -p / -P
  * arguments into profiles and cases. A binary run from its build tree
  * uses the source tree's profiles and the built payloads; an installed
- * one uses pkgdatadir and pkglibexecdir; FSPROBE_PROFILE_DIR overrides.
+ * one uses pkgdatadir and pkglibexecdir; FSPROBE_PROFILE_DIR and
+ * FSPROBE_PAYLOAD_DIR override (`fsprobe env` shows which applied).
  */
 #include <errno.h>
 #include <limits.h>
@@ -33,24 +34,52 @@ static int in_build_tree(void)
 	return cached;
 }
 
+/*
+ * FSPROBE_*_DIR if set, else the build tree's directory for a binary run
+ * from there, else the installed one; *from names which of the three.
+ */
+static const char *pick_dir(const char *var, const char *build,
+			    const char *installed, const char **from)
+{
+	const char *env = getenv(var);
+
+	if (env && *env) {
+		*from = "environment";
+		return env;
+	}
+	if (in_build_tree()) {
+		*from = "build-tree";
+		return build;
+	}
+	*from = "installed";
+	return installed;
+}
+
+const char *fsp_profile_dir_from(const char **from)
+{
+	const char *dummy;
+
+	return pick_dir("FSPROBE_PROFILE_DIR", FSP_SRCDIR "/mkfs-profiles",
+			FSP_PKGDATADIR, from ? from : &dummy);
+}
+
+const char *fsp_payload_dir_from(const char **from)
+{
+	const char *dummy;
+
+	return pick_dir("FSPROBE_PAYLOAD_DIR",
+			FSP_BUILDDIR "/conformance/payload",
+			FSP_PKGLIBEXECDIR, from ? from : &dummy);
+}
+
 const char *fsp_profile_dir(void)
 {
-	const char *env = getenv("FSPROBE_PROFILE_DIR");
-
-	if (env && *env)
-		return env;
-	return in_build_tree() ? FSP_SRCDIR "/mkfs-profiles" :
-				 FSP_PKGDATADIR;
+	return fsp_profile_dir_from(NULL);
 }
 
 const char *fsp_payload_dir(void)
 {
-	const char *env = getenv("FSPROBE_PAYLOAD_DIR");
-
-	if (env && *env)
-		return env;
-	return in_build_tree() ? FSP_BUILDDIR "/conformance/payload" :
-				 FSP_PKGLIBEXECDIR;
+	return fsp_payload_dir_from(NULL);
 }
 
 static int is_path(const char *s)
