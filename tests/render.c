@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * render.c - test helper, not the real CLI: render a saved result
- * document in one format ("render table|table-v|ktap|junit FILE",
+ * document in one format ("render table|table-v|ktap|junit|html FILE",
  * "render compare OLD NEW") with the same renderers fsprobe uses, so shell tests can feed
  * the output to xmllint and friends without root or a real run.
  * Exit status: 0 rendered, 1 compare found a regression, 2 error.
@@ -14,7 +14,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: render table|table-v|ktap|junit FILE\n"
+	fprintf(stderr, "usage: render table|table-v|ktap|junit|html FILE\n"
 		"       render compare OLD.json NEW.json\n");
 	return 2;
 }
@@ -37,6 +37,8 @@ int main(int argc, char **argv)
 		struct fsp_render_opts o = { .verbose = 1 };
 
 		ret = fsp_report_table(stdout, a, &o);
+	} else if (!strcmp(argv[1], "html") && argc == 3) {
+		ret = fsp_report_html(stdout, a);
 	} else if (!strcmp(argv[1], "ktap") && argc == 3) {
 		ret = fsp_report_ktap(stdout, a);
 	} else if (!strcmp(argv[1], "junit") && argc == 3) {

@@ -51,6 +51,9 @@ int fsp_render(const struct fsp_cli *cli, const struct fsp_res_doc *doc)
 	case FMT_JUNIT:
 		ret = fsp_report_junit(out, doc);
 		break;
+	case FMT_HTML:
+		ret = fsp_report_html(out, doc);
+		break;
 	}
 	if (fflush(out) || ferror(out))
 		ret = -EIO;

@@ -38,6 +38,12 @@ struct fsp_render_opts {
  */
 int fsp_report_table(FILE *out, const struct fsp_res_doc *doc,
 		     const struct fsp_render_opts *o);
+/*
+ * One self-contained HTML page (no script, no network): environment,
+ * verdict table, per profile SVG histograms of the folio orders on read
+ * and on fault, every probe's result and evidence in a <details>.
+ */
+int fsp_report_html(FILE *out, const struct fsp_res_doc *doc);
 /* A folio of order (page_size << order) in words: "2M", "256K", "4K". */
 void fsp_report_folio_size(long long page_size, int order, char *buf,
 			   size_t len);
