@@ -142,9 +142,10 @@ static const struct fsp_option options[] = {
 	  "(default 1800).\n" },
 	{ "verbose", 'v', NULL, CMD_ALL, OPT_GUEST, .type = OT_COUNT,
 	  F(verbose),
-	  .help = "progress and details on stderr",
+	  .help = "progress on stderr; the table shows every probe's evidence",
 	  .man = "Progress on stderr (also shown when stderr is a "
-	  "terminal).\n" },
+	  "terminal); the table shows\n"
+	  "every probe with its evidence, not only those that failed.\n" },
 	{ "help", 'h', NULL, CMD_ALL, 0, .type = OT_ACTION,
 	  .help = "show this help and exit",
 	  .man = "Usage, generated from the option table.\n" },
