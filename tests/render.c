@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * render.c - test helper, not the real CLI: render a saved result
- * document in one format ("render ktap|junit FILE", "render compare OLD
- * NEW") with the same renderers fsprobe uses, so shell tests can feed
+ * document in one format ("render table|table-v|ktap|junit|html FILE",
+ * "render compare OLD NEW") with the same renderers fsprobe uses, so shell tests can feed
  * the output to xmllint and friends without root or a real run.
  * Exit status: 0 rendered, 1 compare found a regression, 2 error.
  */
@@ -14,7 +14,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: render ktap|junit FILE\n"
+	fprintf(stderr, "usage: render table|table-v|ktap|junit|html FILE\n"
 		"       render compare OLD.json NEW.json\n");
 	return 2;
 }
@@ -31,7 +31,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "render: %s\n", err);
 		return 2;
 	}
-	if (!strcmp(argv[1], "ktap") && argc == 3) {
+	if (!strcmp(argv[1], "table") && argc == 3) {
+		ret = fsp_report_table(stdout, a, NULL);
+	} else if (!strcmp(argv[1], "table-v") && argc == 3) {
+		struct fsp_render_opts o = { .verbose = 1 };
+
+		ret = fsp_report_table(stdout, a, &o);
+	} else if (!strcmp(argv[1], "html") && argc == 3) {
+		ret = fsp_report_html(stdout, a);
+	} else if (!strcmp(argv[1], "ktap") && argc == 3) {
 		ret = fsp_report_ktap(stdout, a);
 	} else if (!strcmp(argv[1], "junit") && argc == 3) {
 		ret = fsp_report_junit(stdout, a);

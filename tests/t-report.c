@@ -294,49 +294,133 @@ static void test_ktap(struct fsp_res_doc *new, struct fsp_res_doc *old, struct f
 	free(k);
 }
 
-/* The table for people: header, a verdict line per profile, summary. */
+static int table_plain(FILE *out, const struct fsp_res_doc *doc)
+{
+	return fsp_report_table(out, doc, NULL);
+}
+
+static int table_verbose(FILE *out, const struct fsp_res_doc *doc)
+{
+	struct fsp_render_opts o = { .verbose = 1 };
+
+	return fsp_report_table(out, doc, &o);
+}
+
+static int table_colour(FILE *out, const struct fsp_res_doc *doc)
+{
+	struct fsp_render_opts o = { .colour = 1 };
+
+	return fsp_report_table(out, doc, &o);
+}
+
+static void test_folio_size(void)
+{
+	static const struct { long long ps; int order; const char *want; }
+	cases[] = {
+		{ 4096, 0, "4K" }, { 4096, 6, "256K" }, { 4096, 9, "2M" },
+		{ 4096, 8, "1M" }, { 4096, 18, "1G" }, { 65536, 13, "512M" },
+		{ 4096, -1, "-" }, { FSP_RES_ABSENT, 9, "order 9" },
+	};
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fsp_report_folio_size(cases[i].ps, cases[i].order, buf,
+				      sizeof(buf));
+		tap_ok(!strcmp(buf, cases[i].want), "folio size: page %lld "
+		       "order %d is %s (got %s)", cases[i].ps, cases[i].order,
+		       cases[i].want, buf);
+	}
+}
+
+/* The short table: header, a line per profile, failures, summary. */
 static void test_table(const struct fsp_res_doc *new,
 		       const struct fsp_res_doc *old)
 {
 	char *t;
 	int ret;
 
-	t = render(fsp_report_table, new, &ret);
+	t = render(table_plain, new, &ret);
 	tap_ok(t && !ret, "table 6.18 renders");
 	if (!t)
 		return;
-	tap_ok(has_line(t, "fsprobe 0.1.0 on Linux 6.18.0 x86_64, page size "
-			"4096, PMD order 9"), "table: header line");
-	tap_ok(has_line(t, "xfs-default            xfs      pmd                "
-			"fault          r=9 f=9   "), "table: xfs verdict line");
-	tap_ok(has_line(t, "btrfs-default          btrfs    base               "
-			"-              r=0 f=0   only order-0 folios observed"),
-	       "table: btrfs verdict line with its reason");
-	tap_ok(has_line(t, "tmpfs-huge-always      tmpfs    shmem-pmd          "
-			"shmem          r=9 f=9   "), "table: tmpfs verdict line");
-	tap_ok(has_line(t, "  FAIL  truncate-split   EOF page not zeroed past "
-			"the cut: byte 5246977 reads 0xa5, want 0x00"),
-	       "table: a failed probe in capitals with its reason");
+	tap_ok(has_line(t, "fsprobe 0.1.0 on Linux 6.18.0 x86_64, page 4K, "
+			"PMD 2M (order 9)"), "table: kernel header line");
+	tap_ok(has_line(t, "THP enabled=madvise shmem_enabled=never "
+			"defrag=madvise; READ_ONLY_THP_FOR_FS not set "
+			"(/boot/config-6.18.0)"), "table: THP header line");
+	tap_ok(has_line(t, "PROFILE           FS       VERDICT           "
+			"ROUTE          READ  FAULT REASON"),
+	       "table: column heads sized to the longest profile name");
+	tap_ok(has_line(t, "xfs-default       xfs      pmd               "
+			"fault          2M    2M"), "table: xfs verdict line");
+	tap_ok(has_line(t, "btrfs-default     btrfs    base              "
+			"-              4K    4K    only order-0 folios "
+			"observed"), "table: btrfs verdict line with its reason");
+	tap_ok(has_line(t, "tmpfs-huge-always tmpfs    shmem-pmd         "
+			"shmem          2M    2M"), "table: tmpfs verdict line");
+	tap_ok(has_line(t, "erofs-lz4         erofs    skip              "
+			"-              -     -     required tool mkfs.erofs "
+			"not found"), "table: a skip has no folio sizes");
+	tap_ok(has_line(t, "Probes that failed or errored (-v shows every "
+			"probe):") && has_line(t, "xfs-default:") &&
+	       has_line(t, "  FAIL  truncate-split   EOF page not zeroed past "
+			"the cut: byte 5246977 reads 0xa5, want 0x00") &&
+	       has_line(t, "                         eof_tail_zero=false "
+			"first_bad_offset=5246977"),
+	       "table: a failed probe in capitals, its reason and evidence");
+	TAP_EQ_LONG(count_prefix(t, "  pass "), 0, "table: no passing probe "
+		    "without -v");
+	TAP_EQ_LONG(count_prefix(t, "ext4-default:"), 0,
+		    "table: no section for a profile whose probes all passed");
 	tap_ok(has_line(t, "  keep PMD text without READ_ONLY_THP_FOR_FS "
-			"(fault route): ext4-default, xfs-default") &&
+			"(fault route): ext4-default,") &&
+	       has_line(t, "    xfs-default") &&
 	       has_line(t, "  never reached PMD here: btrfs-default (base), "
 			"squashfs-xz (base)") &&
 	       has_line(t, "  tmpfs: tmpfs-huge-always (shmem-pmd)") &&
 	       has_line(t, "  not measured: erofs-lz4 (skip)"),
-	       "table 6.18: summary");
+	       "table 6.18: summary, wrapped at 79 columns");
 	tap_ok(has_line(t, "  probes: 23 pass, 1 fail, 15 skip"),
 	       "table 6.18: probe counts");
+	TAP_EQ_LONG(count_str(t, "\n"), 27, "table 6.18: 27 lines");
+	TAP_EQ_LONG(count_str(t, "\033["), 0, "table: no colour unless asked");
 	free(t);
-	t = render(fsp_report_table, old, &ret);
+
+	t = render(table_verbose, new, &ret);
+	tap_ok(t && !ret && has_line(t, "ext4-default:") &&
+	       has_line(t, "  pass  read-order       source=tracefs "
+			"max_order=9") &&
+	       has_line(t, "  FAIL  truncate-split   EOF page not zeroed past "
+			"the cut: byte 5246977 reads 0xa5, want 0x00") &&
+	       !strstr(t, "Probes that failed"),
+	       "table -v: every probe with its evidence");
+	TAP_EQ_LONG(count_prefix(t, "  pass "), 23, "table -v: 23 passes");
+	free(t);
+
+	t = render(table_colour, new, &ret);
+	tap_ok(t && !ret && strstr(t, "xfs-default       xfs      "
+				   "\033[1;32mpmd              \033[0m fault") &&
+	       strstr(t, "  \033[1;31mFAIL \033[0m truncate-split") &&
+	       strstr(t, "\033[31mbase             \033[0m"),
+	       "table: colour codes around verdicts and FAIL when asked");
+	free(t);
+
+	t = render(table_plain, old, &ret);
 	tap_ok(t && !ret && has_line(t, "THP enabled=madvise shmem_enabled="
-				     "never; CONFIG_READ_ONLY_THP_FOR_FS =y") &&
+				     "never defrag=madvise; "
+				     "READ_ONLY_THP_FOR_FS=y "
+				     "(/boot/config-6.12.57-rothp)") &&
 	       has_line(t, "  lose PMD text when READ_ONLY_THP_FOR_FS goes "
-			"(collapse only): ext4-default, btrfs-default"),
-	       "table 6.12: READ_ONLY_THP_FOR_FS and collapse-only summary");
+			"(collapse only): ext4-default,") &&
+	       has_line(t, "    btrfs-default"),
+	       "table 6.12: READ_ONLY_THP_FOR_FS and collapse-only summary, "
+	       "wrapped");
 	free(t);
-	t = render(fsp_report_table, NULL, &ret);
+	t = render(table_plain, NULL, &ret);
 	TAP_EQ_LONG(ret, -EINVAL, "table: no document");
 	free(t);
+	test_folio_size();
 }
 
 static void test_junit(struct fsp_res_doc *new, struct fsp_res_doc *esc)

@@ -23,7 +23,7 @@ enum fsp_cmd_id {
 	CMD_ALL = 0x7f,
 };
 
-enum fsp_format { FMT_TABLE, FMT_JSON, FMT_KTAP, FMT_JUNIT };
+enum fsp_format { FMT_TABLE, FMT_JSON, FMT_KTAP, FMT_JUNIT, FMT_HTML };
 
 struct fsp_cli {
 	enum fsp_cmd_id cmd;

@@ -98,9 +98,12 @@ static const struct fsp_option options[] = {
 	  "alone. See \\fBFSPROBE_PIN_CPUS\\fR.\n" },
 	{ "format", 'f', "FMT", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM, 0,
 	  .type = OT_FORMAT, F(format),
-	  .help = "output format: table, json, ktap or junit (default: table)",
-	  .man = "\\fBtable\\fR (default), \\fBjson\\fR, \\fBktap\\fR or "
-	  "\\fBjunit\\fR.\n" },
+	  .help = "output format: table, json, ktap, junit or html "
+	  "(default: table)",
+	  .man = "\\fBtable\\fR (default), \\fBjson\\fR, \\fBktap\\fR, "
+	  "\\fBjunit\\fR or \\fBhtml\\fR\n"
+	  "(one self-contained page; \\fBrun\\fR, \\fBcheck\\fR and "
+	  "\\fBvm\\fR).\n" },
 	{ "output", 'o', "FILE", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM, 0,
 	  .type = OT_STR, F(output),
 	  .help = "write the report to FILE instead of stdout",
@@ -139,9 +142,10 @@ static const struct fsp_option options[] = {
 	  "(default 1800).\n" },
 	{ "verbose", 'v', NULL, CMD_ALL, OPT_GUEST, .type = OT_COUNT,
 	  F(verbose),
-	  .help = "progress and details on stderr",
+	  .help = "progress on stderr; the table shows every probe's evidence",
 	  .man = "Progress on stderr (also shown when stderr is a "
-	  "terminal).\n" },
+	  "terminal); the table shows\n"
+	  "every probe with its evidence, not only those that failed.\n" },
 	{ "help", 'h', NULL, CMD_ALL, 0, .type = OT_ACTION,
 	  .help = "show this help and exit",
 	  .man = "Usage, generated from the option table.\n" },
@@ -406,7 +410,9 @@ static const char *opt_flag(const struct fsp_option *o, char *buf,
 
 static int parse_format(const char *s, enum fsp_format *f)
 {
-	static const char *const names[] = { "table", "json", "ktap", "junit" };
+	static const char *const names[] = {
+		"table", "json", "ktap", "junit", "html",
+	};
 	size_t i;
 
 	for (i = 0; i < FSP_ARRAY_SIZE(names); i++) {
@@ -488,7 +494,7 @@ static int set_option(struct fsp_cli *cli, const struct fsp_option *o,
 	case OT_FORMAT:
 		if (parse_format(arg, FIELD(cli, o, enum fsp_format)))
 			return fsp_usage_error("unknown format '%s' "
-				"(table, json, ktap, junit)", arg);
+				"(table, json, ktap, junit, html)", arg);
 		cli->format_set = 1;
 		break;
 	}
@@ -528,7 +534,7 @@ static const char *opt_value(const struct fsp_cli *cli,
 {
 	static const char *const formats[] = {
 		[FMT_TABLE] = "table", [FMT_JSON] = "json",
-		[FMT_KTAP] = "ktap", [FMT_JUNIT] = "junit",
+		[FMT_KTAP] = "ktap", [FMT_JUNIT] = "junit", [FMT_HTML] = "html",
 	};
 
 	switch (o->type) {

@@ -25,8 +25,28 @@ struct json_object *fsp_doc_new(const struct fsp_sysinfo *si);
 /* FSP_EXIT_FAIL if a probe failed or the kernel log showed a splat. */
 int fsp_doc_exit_status(const struct fsp_res_doc *doc);
 
-/* The table for people: a line per profile, evidence, the summary. */
-int fsp_report_table(FILE *out, const struct fsp_res_doc *doc);
+/* How a renderer for people writes: the caller decides both. */
+struct fsp_render_opts {
+	int verbose;	/* every probe's evidence, not only failures */
+	int colour;	/* ANSI colour (a terminal, NO_COLOR unset) */
+};
+
+/*
+ * The table for people: a header, a line per profile (verdict, route,
+ * largest folio on read and on fault, why), the evidence of probes that
+ * failed or errored (all of them if verbose), the summary. o may be NULL.
+ */
+int fsp_report_table(FILE *out, const struct fsp_res_doc *doc,
+		     const struct fsp_render_opts *o);
+/*
+ * One self-contained HTML page (no script, no network): environment,
+ * verdict table, per profile SVG histograms of the folio orders on read
+ * and on fault, every probe's result and evidence in a <details>.
+ */
+int fsp_report_html(FILE *out, const struct fsp_res_doc *doc);
+/* A folio of order (page_size << order) in words: "2M", "256K", "4K". */
+void fsp_report_folio_size(long long page_size, int order, char *buf,
+			   size_t len);
 /* The document as -f json writes it (the encoder, pretty-printed). */
 int fsp_report_json(FILE *out, const struct fsp_res_doc *doc);
 /* KTAP v1: one subtest per profile, one result line per probe. */

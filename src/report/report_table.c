@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * report_table.c - the report for people: a header with the kernel and
- * THP facts, one line per profile (verdict, route, largest order, why),
- * each probe with its evidence beneath, and a summary of who keeps PMD
- * text once CONFIG_READ_ONLY_THP_FOR_FS is gone. Names of verdicts,
- * results and routes come from the tables in conformance/verdict.c.
+ * report_table.c - the report for people, short enough to read: a header
+ * with the kernel and THP facts, one line per profile (verdict, route,
+ * largest folio on read and on fault in sizes, why), the probes that
+ * failed or errored with their evidence (every probe with -v), and a
+ * summary of who keeps PMD text once CONFIG_READ_ONLY_THP_FOR_FS is
+ * gone. Colour only when the caller asks (a terminal, NO_COLOR unset).
+ * Names of verdicts, results and routes come from conformance/verdict.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,9 +15,67 @@
 
 #include "report.h"
 
+#define BOLD_GREEN "1;32"
+#define YELLOW "33"
+#define RED "31"
+#define BOLD_RED "1;31"
+#define DIM "2"
+
 static const char *or(const char *s, const char *dflt)
 {
 	return s ? s : dflt;
+}
+
+/* s padded to width, in colour code if the options ask for colour. */
+static void paint(FILE *out, const struct fsp_render_opts *o,
+		  const char *code, int width, const char *s)
+{
+	if (o->colour && code)
+		fprintf(out, "\033[%sm%-*s\033[0m", code, width, s);
+	else
+		fprintf(out, "%-*s", width, s);
+}
+
+static const char *verdict_colour(enum fsp_verdict_id v)
+{
+	switch (v) {
+	case FSP_V_PMD:
+	case FSP_V_SHMEM_PMD:
+		return BOLD_GREEN;
+	case FSP_V_PMD_COLLAPSE_ONLY:
+	case FSP_V_LARGE:
+		return YELLOW;
+	case FSP_V_BASE:
+	case FSP_V_SHMEM_BASE:
+		return RED;
+	case FSP_V_ERROR:
+		return BOLD_RED;
+	default:
+		return DIM;
+	}
+}
+
+void fsp_report_folio_size(long long page_size, int order, char *buf,
+			   size_t len)
+{
+	static const char units[] = "KMGT";
+	unsigned long long kb;
+	int u = 0;
+
+	if (order < 0) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (page_size <= 0 || order > 40) {
+		snprintf(buf, len, "order %d", order);
+		return;
+	}
+	kb = ((unsigned long long)page_size << order) >> 10;
+	while (kb >= 1024 && !(kb % 1024) && u < 3) {
+		kb /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%llu%c", kb, units[u]);
 }
 
 static void routes_str(const struct fsp_res_profile *p, char *buf,
@@ -31,24 +91,6 @@ static void routes_str(const struct fsp_res_profile *p, char *buf,
 					 used ? "," : "", fsp_route_names[i]);
 	if (!buf[0])
 		snprintf(buf, len, "-");
-}
-
-static void order_str(int order, char *buf, size_t len)
-{
-	if (order >= 0)
-		snprintf(buf, len, "%d", order);
-	else
-		snprintf(buf, len, "-");
-}
-
-static void orders_str(const struct fsp_res_profile *p, char *buf,
-		       size_t len)
-{
-	char r[16], f[16];
-
-	order_str(p->max_order_read, r, sizeof(r));
-	order_str(p->max_order_fault, f, sizeof(f));
-	snprintf(buf, len, "r=%s f=%s", r, f);
 }
 
 /* Evidence as key=value words, wrapped under the probe's line. */
@@ -85,7 +127,7 @@ static void print_evidence(FILE *out, struct json_object *ev, int col)
 
 struct summary {
 	char keep[1024], lose[1024], never[1024], shmem[1024], none[1024];
-	int pass, fail, skip;
+	int pass, fail, skip, error, shown;
 };
 
 static void add_name(char *list, size_t len, const char *name,
@@ -101,7 +143,14 @@ static void summarize(struct summary *s, const struct fsp_res_profile *p)
 {
 	const char *name = or(p->name, "?");
 	const char *v = or(fsp_res_verdict_name(p), "?");
+	int k;
 
+	for (k = 0; k < p->nr_probes; k++) {
+		s->pass += p->probes[k].result == FSP_PASS;
+		s->fail += p->probes[k].result == FSP_FAIL;
+		s->skip += p->probes[k].result == FSP_SKIP;
+		s->error += p->probes[k].result == FSP_ERROR;
+	}
 	switch (p->verdict) {
 	case FSP_V_PMD:
 		add_name(s->keep, sizeof(s->keep), name, NULL);
@@ -125,39 +174,88 @@ static void summarize(struct summary *s, const struct fsp_res_profile *p)
 
 static void header(FILE *out, const struct fsp_res_doc *doc)
 {
-	char ps[32] = "?", po[16] = "?";
+	char ps[32] = "?", pmd[48] = "?";
 	int ro = doc->thp.read_only_thp_for_fs;
 
-	if (doc->page_size >= 0)
-		snprintf(ps, sizeof(ps), "%lld", doc->page_size);
-	if (doc->pmd_order >= 0)
-		snprintf(po, sizeof(po), "%d", doc->pmd_order);
-	fprintf(out, "fsprobe %s on Linux %s %s, page size %s, PMD order %s\n",
+	if (doc->page_size > 0)
+		fsp_report_folio_size(doc->page_size, 0, ps, sizeof(ps));
+	if (doc->pmd_order >= 0) {
+		fsp_report_folio_size(doc->page_size, doc->pmd_order, pmd,
+				      sizeof(pmd));
+		snprintf(pmd + strlen(pmd), sizeof(pmd) - strlen(pmd),
+			 " (order %d)", doc->pmd_order);
+	}
+	fprintf(out, "fsprobe %s on Linux %s %s, page %s, PMD %s\n",
 		or(doc->fsprobe, "?"), or(doc->kernel, "?"),
-		or(doc->arch, "?"), ps, po);
-	fprintf(out, "THP enabled=%s shmem_enabled=%s; "
-		"CONFIG_READ_ONLY_THP_FOR_FS %s\n\n",
-		or(doc->thp.enabled, "?"), or(doc->thp.shmem_enabled, "?"),
-		ro < 0 ? "unknown (no kernel config found)" :
-		ro ? "=y" : "not set");
+		or(doc->arch, "?"), ps, pmd);
+	fprintf(out, "THP enabled=%s shmem_enabled=%s defrag=%s; "
+		"READ_ONLY_THP_FOR_FS%s", or(doc->thp.enabled, "?"),
+		or(doc->thp.shmem_enabled, "?"), or(doc->thp.defrag, "?"),
+		ro < 0 ? " unknown" : ro ? "=y" : " not set");
+	if (doc->thp.config_source)
+		fprintf(out, " (%s)\n\n", doc->thp.config_source);
+	else
+		fprintf(out, " (no kernel config found)\n\n");
 }
 
-static void probe_lines(FILE *out, struct summary *s,
-			const struct fsp_res_profile *p)
+static int name_width(const struct fsp_res_doc *doc)
 {
-	int k;
+	int i, w = 7;
 
-	fprintf(out, "\n%s:\n", or(p->name, "?"));
+	for (i = 0; i < doc->nr_profiles; i++)
+		if (doc->profiles[i].name &&
+		    (int)strlen(doc->profiles[i].name) > w)
+			w = (int)strlen(doc->profiles[i].name);
+	return w;
+}
+
+static void profile_line(FILE *out, const struct fsp_res_doc *doc,
+			 const struct fsp_res_profile *p, int w,
+			 const struct fsp_render_opts *o)
+{
+	char routes[64], rd[24], ft[24];
+
+	routes_str(p, routes, sizeof(routes));
+	fsp_report_folio_size(doc->page_size, p->max_order_read, rd,
+			      sizeof(rd));
+	fsp_report_folio_size(doc->page_size, p->max_order_fault, ft,
+			      sizeof(ft));
+	fprintf(out, "%-*s %-8s ", w, or(p->name, "?"), or(p->fs, "?"));
+	paint(out, o, verdict_colour(p->verdict), 17,
+	      or(fsp_res_verdict_name(p), "?"));
+	fprintf(out, " %-14s %-5s ", routes, rd);
+	if (p->reason && *p->reason)
+		fprintf(out, "%-5s %s\n", ft, p->reason);
+	else
+		fprintf(out, "%s\n", ft);
+}
+
+/* The profile's probes: all if verbose, else those that went wrong. */
+static void probe_lines(FILE *out, struct summary *s,
+			const struct fsp_res_profile *p,
+			const struct fsp_render_opts *o)
+{
+	int k, named = 0;
+
 	for (k = 0; k < p->nr_probes; k++) {
 		const struct fsp_res_probe *pr = &p->probes[k];
-		const char *res = or(fsp_res_result_name(pr), "?");
+		int bad = pr->result == FSP_FAIL || pr->result == FSP_ERROR;
 		int col;
 
-		s->pass += pr->result == FSP_PASS;
-		s->fail += pr->result == FSP_FAIL;
-		s->skip += pr->result == FSP_SKIP;
-		col = fprintf(out, "  %-5s %-16s", pr->result == FSP_FAIL ?
-			      "FAIL" : res, or(pr->name, "?"));
+		if (!bad && !o->verbose)
+			continue;
+		if (!named++) {
+			if (!s->shown++ && !o->verbose)
+				fprintf(out, "\nProbes that failed or errored "
+					"(-v shows every probe):\n");
+			fprintf(out, "\n%s:\n", or(p->name, "?"));
+		}
+		fprintf(out, "  ");
+		paint(out, o, bad ? BOLD_RED : NULL, 5,
+		      pr->result == FSP_FAIL ? "FAIL" :
+		      pr->result == FSP_ERROR ? "ERROR" :
+		      or(fsp_res_result_name(pr), "?"));
+		col = fprintf(out, " %-16s", or(pr->name, "?")) + 7;
 		if (pr->reason && *pr->reason) {
 			fprintf(out, " %s\n", pr->reason);
 			col = 0;
@@ -166,45 +264,66 @@ static void probe_lines(FILE *out, struct summary *s,
 	}
 }
 
-int fsp_report_table(FILE *out, const struct fsp_res_doc *doc)
+/* "  label: a, b, c" wrapped at 79 columns, continued 4 in. */
+static void put_list(FILE *out, const char *label, const char *list)
 {
+	const char *p = list[0] ? list : "none";
+	int col = fprintf(out, "  %s:", label);
+
+	while (*p) {
+		const char *end = strstr(p, ", ");
+		int n = end ? (int)(end - p) : (int)strlen(p);
+
+		if (col + 1 + n + 1 > 79 && col > 4)
+			col = fprintf(out, "\n   ");
+		col += fprintf(out, " %.*s%s", n, p, end ? "," : "");
+		p += n + (end ? 2 : 0);
+	}
+	fputc('\n', out);
+}
+
+static void summary(FILE *out, const struct summary *s)
+{
+	fprintf(out, "\nSummary (READ, FAULT: the largest folio seen there, "
+		"a lower bound):\n");
+	put_list(out, "keep PMD text without READ_ONLY_THP_FOR_FS (fault "
+		 "route)", s->keep);
+	put_list(out, "lose PMD text when READ_ONLY_THP_FOR_FS goes "
+		 "(collapse only)", s->lose);
+	put_list(out, "never reached PMD here", s->never);
+	if (s->shmem[0])
+		put_list(out, "tmpfs", s->shmem);
+	if (s->none[0])
+		put_list(out, "not measured", s->none);
+	fprintf(out, "  probes: %d pass, %d fail, %d skip", s->pass, s->fail,
+		s->skip);
+	if (s->error)
+		fprintf(out, ", %d error", s->error);
+	fprintf(out, "\n");
+}
+
+int fsp_report_table(FILE *out, const struct fsp_res_doc *doc,
+		     const struct fsp_render_opts *o)
+{
+	static const struct fsp_render_opts dflt;
 	struct summary s;
-	int i;
+	int i, w;
 
 	if (!doc)
 		return -EINVAL;
+	if (!o)
+		o = &dflt;
 	memset(&s, 0, sizeof(s));
 	header(out, doc);
-	fprintf(out, "%-22s %-8s %-18s %-14s %-9s %s\n", "PROFILE", "FS",
-		"VERDICT", "ROUTE", "MAX ORDER", "REASON");
+	w = name_width(doc);
+	fprintf(out, "%-*s %-8s %-17s %-14s %-5s %-5s %s\n", w, "PROFILE",
+		"FS", "VERDICT", "ROUTE", "READ", "FAULT", "REASON");
 	for (i = 0; i < doc->nr_profiles; i++) {
-		const struct fsp_res_profile *p = &doc->profiles[i];
-		char routes[64], orders[32];
-
-		routes_str(p, routes, sizeof(routes));
-		orders_str(p, orders, sizeof(orders));
-		fprintf(out, "%-22s %-8s %-18s %-14s %-9s %s\n",
-			or(p->name, "?"), or(p->fs, "?"),
-			or(fsp_res_verdict_name(p), "?"), routes, orders,
-			or(p->reason, ""));
-		summarize(&s, p);
+		profile_line(out, doc, &doc->profiles[i], w, o);
+		summarize(&s, &doc->profiles[i]);
 	}
 	for (i = 0; i < doc->nr_profiles; i++)
-		if (doc->profiles[i].nr_probes)
-			probe_lines(out, &s, &doc->profiles[i]);
-	fprintf(out, "\nSummary (max order is a lower bound of the mapping's "
-		"max folio order):\n");
-	fprintf(out, "  keep PMD text without READ_ONLY_THP_FOR_FS (fault "
-		"route): %s\n", s.keep[0] ? s.keep : "none");
-	fprintf(out, "  lose PMD text when READ_ONLY_THP_FOR_FS goes "
-		"(collapse only): %s\n", s.lose[0] ? s.lose : "none");
-	fprintf(out, "  never reached PMD here: %s\n",
-		s.never[0] ? s.never : "none");
-	if (s.shmem[0])
-		fprintf(out, "  tmpfs: %s\n", s.shmem);
-	if (s.none[0])
-		fprintf(out, "  not measured: %s\n", s.none);
-	fprintf(out, "  probes: %d pass, %d fail, %d skip\n", s.pass, s.fail,
-		s.skip);
+		probe_lines(out, &s, &doc->profiles[i], o);
+	summary(out, &s);
 	return ferror(out) ? -EIO : 0;
 }
