@@ -43,7 +43,7 @@ struct fsp_vm_layout {
 	char kver[128];
 	char kernel[4096];	/* boot/vmlinuz-V, usr/lib/modules/V/vmlinuz */
 	char config[4096];	/* boot/config-V, usr/lib/modules/V/config */
-	char modules[4096];	/* usr/lib/modules/V or lib/modules/V */
+	char modules[4096];	/* [usr/]lib/modules/V holding kernel/ */
 };
 
 /*

@@ -87,6 +87,27 @@ static void find_mirror(int security, char *uri, size_t len)
 		fsp_strcpy(uri, len, DEFAULT_MIRROR);
 }
 
+/* path made anew with buf: a temporary file renamed over it. */
+static int put_file(const char *path, const char *buf)
+{
+	char tmp[PATH_MAX];
+	int fd, ret;
+
+	if (fsp_fmt(tmp, sizeof(tmp), "%s.%d", path, (int)getpid()))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	ret = fsp_write_all(fd, buf, strlen(buf));
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
 static int write_sources(struct apt *a, const char *path)
 {
 	char main_uri[1024], sec[1024], *buf;
@@ -105,7 +126,7 @@ static int write_sources(struct apt *a, const char *path)
 		     main_uri, main_uri, sec, main_uri, main_uri,
 		     main_uri) < 0)
 		return -ENOMEM;
-	ret = fsp_write_text(path, buf);
+	ret = put_file(path, buf);
 	free(buf);
 	(void)a;
 	return ret;
@@ -384,7 +405,7 @@ static int to_record(const char *rec, char **debs, int nr)
 		buf = nb;
 		len += sprintf(buf + len, "%s\n", debs[i]);
 	}
-	ret = fsp_write_text(rec, buf ? buf : "");
+	ret = put_file(rec, buf ? buf : "");
 	free(buf);
 	return ret;
 }

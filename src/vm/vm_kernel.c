@@ -106,7 +106,7 @@ int fsp_vm_find_layout(const char *root, struct fsp_vm_layout *l, char *why,
 		"lib/modules/", "/config",
 	};
 	static const char *const modules[] = {
-		"usr/lib/modules/", "", "lib/modules/", "",
+		"usr/lib/modules/", "/kernel", "lib/modules/", "/kernel",
 	};
 	char kv[4][128];
 	int n, i;
@@ -129,12 +129,14 @@ int fsp_vm_find_layout(const char *root, struct fsp_vm_layout *l, char *why,
 		 sizeof(l->kernel));
 	first_of(root, l->kver, configs, FSP_ARRAY_SIZE(configs), l->config,
 		 sizeof(l->config));
-	/* lib may be a symlink to usr/lib: either names the same tree. */
+	/* Where kernel/ is: linux-binary alone has usr/lib/modules/V too. */
 	for (i = 0; i < (int)FSP_ARRAY_SIZE(modules); i += 2) {
 		first_of(root, l->kver, &modules[i], 2, l->modules,
 			 sizeof(l->modules));
-		if (l->modules[0])
+		if (l->modules[0]) {	/* the tree, not its kernel/ */
+			l->modules[strlen(l->modules) - 7] = '\0';
 			break;
+		}
 	}
 	if (!l->kernel[0]) {
 		snprintf(why, whylen, "%s: no kernel image for %s (boot/"
