@@ -4,7 +4,8 @@
 check exercises `fsprobe vm` (initramfs, cache, per-boot cpio, markers,
 timeout, signals) without booting a kernel. It unpacks the initrd it is
 given (the gzip'd cached archive, zero padding, the raw per-boot cpio),
-lists it into $FAKE_QEMU_LOG/entries, records its argv, and then acts as
+lists it into $FAKE_QEMU_LOG/entries (boot/config-* and lib/modules/*
+into $FAKE_QEMU_LOG/files/), records its argv, and then acts as
 $FAKE_QEMU_MODE says: ok (answer with $FAKE_QEMU_DOC between this boot's
 markers on the second serial port), hang, panic, rc2 (markers, no JSON).
 """
@@ -47,6 +48,13 @@ def main():
     with open(os.path.join(log, "entries"), "w") as f:
         for name in sorted(entries):
             f.write("%o %s\n" % (entries[name][0], name))
+    # The guest kernel's parts, for the layout tests: config and modules.
+    for name, (m, data) in entries.items():
+        if name.startswith("boot/config-") or name.startswith("lib/modules/"):
+            out = os.path.join(log, "files", name)
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            with open(out, "wb") as f:
+                f.write(data)
     with open(os.path.join(log, "vm-args"), "wb") as f:
         f.write(entries["etc/fsprobe/vm-args"][1])
     with open(os.path.join(log, "pid"), "w") as f:

@@ -22,6 +22,13 @@ for w in "vm " --kernel --modules --deb --timeout; do
 	grep -q -- "$w" "$T/help"; ok $? "--help mentions '$w'"
 done
 expect2 "vm without a kernel" "vm needs --kernel VMLINUZ or --deb" vm
+grep -q -- "-k, --kernel=SPEC" "$T/help"; ok $? "--help shows -k, --kernel=SPEC"
+expect2 "-k DIR with --modules" "brings its own modules" vm -k "$T" --modules /tmp
+expect2 "-k debian: with --deb" "brings its own modules" vm -k debian:6.12 --deb x.deb
+mkdir -p "$T/empty" "$T/two/lib/modules/1.0" "$T/two/usr/lib/modules/2.0"
+expect2 "-k an empty directory" "no kernel in it" vm -k "$T/empty"
+expect2 "-k a tree with two kernels" "2 kernels (" vm -k "$T/two"
+expect2 "-k debian: a bad version" "not a kernel version" vm -k debian:../x
 expect2 "--deb and --modules" "not both" vm --deb x.deb --modules /tmp
 expect2 "--kernel on run" "does not apply to 'run'" run --kernel /x
 expect2 "bad --timeout" "timeout takes seconds" vm --kernel /x --timeout 0
@@ -34,15 +41,18 @@ expect2 "unknown probe" "unknown probe 'nope'" vm --kernel /x -P nope
 expect2 "missing deb" "deb /nonexistent.deb: No such file" \
 	vm --deb /nonexistent.deb
 # A file with a bzImage setup header is all the checks look at.
-python3 - "$T/bzImage" <<'EOF'
+mkbz() { # mkbz PATH RELEASE
+	python3 - "$1" "$2" <<'EOF'
 import sys
 b = bytearray(4096)
 b[0x202:0x206] = b"HdrS"
 b[0x20e:0x210] = (0x400 - 0x200).to_bytes(2, "little")
-v = b"6.99.0-fake (nobody@nowhere) #1\0"
+v = sys.argv[2].encode() + b" (nobody@nowhere) #1\0"
 b[0x400:0x400 + len(v)] = v
 open(sys.argv[1], "wb").write(b)
 EOF
+}
+mkbz "$T/bzImage" 6.99.0-fake
 FSPROBE_QEMU=/nonexistent/qemu "$F" vm --kernel "$T/bzImage" > /dev/null 2> "$T/err"
 rc=$?; [ $rc -eq 2 ] && grep -q "qemu not found: install qemu-system-x86" "$T/err"
 ok $? "no qemu: exit 2 and the package to install (got $rc)"
@@ -120,4 +130,89 @@ kill -TERM $fpid; wait $fpid; rc=$?
 [ $rc -eq 143 ]; ok $? "SIGTERM: fsprobe vm exits 143 (got $rc)"
 ! kill -0 "$(cat "$T/log/pid")" 2> /dev/null; ok $? "SIGTERM: qemu is gone"
 left=$(ls -A "$T/tmp"); [ -z "$left" ]; ok $? "no temporary directory left${left:+: $left}"
+
+# A kernel in each of Debian's layouts, made here: fake modules (depmod
+# takes any file; loop and btrfs plain, ext4 zstd, xfs xz; .ko.gz only
+# where the host's kmod was built with zlib, Debian's is not), a config.
+command -v depmod > /dev/null || [ -x /usr/sbin/depmod ] || [ -x /sbin/depmod ] ||
+	{ skip "kmod not installed: layout boots not run"; done_testing; }
+mktree() { # mktree ROOT LAYOUT RELEASE
+	r=$1; v=$3
+	case $2 in
+	bookworm) md=$r/lib/modules/$v; k=$r/boot/vmlinuz-$v; c=$r/boot/config-$v ;;
+	trixie) md=$r/usr/lib/modules/$v; k=$r/boot/vmlinuz-$v; c=$r/boot/config-$v ;;
+	sid) md=$r/usr/lib/modules/$v; k=$md/vmlinuz; c=$md/config ;;
+	esac
+	mkdir -p "$md/kernel/fs" "$(dirname "$k")"
+	for m in loop ext4 xfs btrfs; do echo "fake-$m-$v" > "$md/kernel/fs/$m.ko"; done
+	zstd -q --rm "$md/kernel/fs/ext4.ko" && xz "$md/kernel/fs/xfs.ko"
+	printf 'kernel/fs/loop.ko\nkernel/fs/ext4.ko\nkernel/fs/xfs.ko\nkernel/fs/btrfs.ko\n' > "$md/modules.order"
+	printf 'CONFIG_FAKE_%s=y\n# CONFIG_READ_ONLY_THP_FOR_FS is not set\n' "$2" > "$c"
+	mkbz "$k" "$v"
+}
+check_guest() { # check_guest DESC RELEASE LAYOUT
+	f="$T/log/files"
+	grep -q "^CONFIG_FAKE_$3=y" "$f/boot/config-$2" 2> /dev/null
+	ok $? "$1: the kernel's config is the guest's /boot/config-$2"
+	bad=0
+	for m in loop ext4 xfs btrfs; do
+		[ "$(cat "$f/lib/modules/$m.ko" 2> /dev/null)" = "fake-$m-$2" ] || bad=1
+		grep -qx "$m.ko" "$f/lib/modules/order" 2> /dev/null || bad=1
+	done
+	[ $bad -eq 0 ]; ok $? "$1: loop, ext4 (.zst), xfs (.xz), btrfs decompressed, in the load order"
+}
+for L in bookworm trixie sid; do
+	v=6.99.$L-fake
+	mktree "$T/tree-$L" $L $v
+	rm -rf "$T/log/files"
+	FAKE_QEMU_MODE=ok "$F" vm -k "$T/tree-$L" -p xfs-default > /dev/null 2> "$T/err"
+	rc=$?; [ $rc -eq 1 ]; ok $? "-k tree in the $L layout boots (rc $rc)"
+	[ $rc -eq 1 ] || tail -3 "$T/err" | while IFS= read -r l; do diag "$l"; done
+	check_guest "$L tree" $v $L
+done
+# The same trees as packages: one linux-image .deb (trixie), sid's three.
+mkdeb() { # mkdeb OUT NAME ROOT
+	mkdir -p "$3/DEBIAN"
+	printf 'Package: %s\nVersion: 1\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' "$2" > "$3/DEBIAN/control"
+	dpkg-deb -Zgzip -b "$3" "$1" > /dev/null
+}
+v=6.99.trixie-fake
+mkdeb "$T/image.deb" linux-image-$v "$T/tree-trixie"
+rm -rf "$T/log/files"
+FAKE_QEMU_MODE=ok "$F" vm -k "$T/image.deb" -p xfs-default > /dev/null 2> "$T/err"
+rc=$?; [ $rc -eq 1 ]; ok $? "-k a trixie linux-image .deb (usr/lib/modules) boots (rc $rc)"
+[ $rc -eq 1 ] || tail -3 "$T/err" | while IFS= read -r l; do diag "$l"; done
+check_guest "trixie .deb" $v trixie
+v=6.99.sid-fake; s=$T/tree-sid/usr/lib/modules/$v
+mkdir -p "$T/bin/usr/lib/modules/$v" "$T/mods/usr/lib/modules/$v" "$T/base/usr/lib/modules/$v"
+mv "$s/vmlinuz" "$T/bin/usr/lib/modules/$v/"
+mv "$s/kernel" "$T/mods/usr/lib/modules/$v/"
+mv "$s/config" "$s/modules.order" "$T/base/usr/lib/modules/$v/"
+for p in bin mods base; do mkdeb "$T/$p.deb" linux-$p-$v "$T/$p"; done
+rm -rf "$T/log/files"
+FAKE_QEMU_MODE=ok "$F" vm --deb "$T/bin.deb" --deb "$T/mods.deb" --deb "$T/base.deb" \
+	-p xfs-default > /dev/null 2> "$T/err"
+rc=$?; [ $rc -eq 1 ]; ok $? "--deb three times: sid's linux-binary, -modules, -base boot (rc $rc)"
+[ $rc -eq 1 ] || tail -3 "$T/err" | while IFS= read -r l; do diag "$l"; done
+check_guest "sid split .debs" $v sid
+FAKE_QEMU_MODE=ok "$F" vm --deb "$T/bin.deb" -p xfs-default > /dev/null 2> "$T/err"
+rc=$?; [ $rc -eq 2 ] && grep -q "no modules for $v" "$T/err"
+ok $? "linux-binary alone: exit 2, its modules are missing (rc $rc)"
+
+# debian:VERSION from the cache: no apt, no network (the record of an
+# earlier fetch names the .debs it brought).
+mkdir -p "$T/cache/apt/kernels"
+printf '%s\n' "$T/bin.deb" "$T/mods.deb" "$T/base.deb" > "$T/cache/apt/kernels/$v"
+rm -rf "$T/log/files"
+FAKE_QEMU_MODE=ok "$F" vm -k debian:$v -p xfs-default -f json -o "$T/deb.json" 2> "$T/err"
+rc=$?; [ $rc -eq 1 ] && grep -q "debian:$v: 3 package(s) cached" "$T/err" &&
+	! grep -q "apt-get" "$T/err"
+ok $? "-k debian:$v comes from the cache without apt, and says so (rc $rc)"
+check_guest "debian: from the cache" $v sid
+json_assert "$T/deb.json" 'd["vm"]["deb"].endswith("/bin.deb") and d["vm"]["kernel_image"].endswith("/vmlinuz")' \
+	"vm object: the first .deb and the unpacked kernel"
+grep -q "^deb \[trusted=yes\] http.* sid main$" "$T/cache/apt/sources.list" &&
+	grep -q " bookworm-security main$" "$T/cache/apt/sources.list" &&
+	grep -q " experimental main$" "$T/cache/apt/sources.list"
+ok $? "apt's private sources list names sid, experimental, bookworm-security"
 done_testing

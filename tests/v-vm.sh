@@ -1,15 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # v-vm.sh - `make check-vm`: boots Debian's 6.12 kernel under qemu TCG
-# with `fsprobe vm --deb` and asserts on what that kernel does (measured,
+# with `fsprobe vm -k debian:6.12` and asserts on what that kernel does (measured,
 # see shared/reference/other-kernels-under-qemu.md): xfs reaches PMD
 # folios by the fault route, ext4 and btrfs do not (ext4 only gained it
 # later, 6.18 here), MADV_COLLAPSE of a file is EINVAL because Debian
 # does not set READ_ONLY_THP_FOR_FS, and tmpfs huge=always is PMD-mapped.
 # Then a guest stopped by --timeout leaves neither qemu nor a directory.
-# The package: $FSPROBE_VM_DEB, else the newest linux-image-6.12.*+deb12
-# -amd64 in $FSPROBE_VM_DEB_DIR (default /var/tmp/fsprobe-debs), else
-# fetched there with apt-get download. About 1-2 minutes of TCG.
+# The package: $FSPROBE_VM_DEB, else `-k debian:6.12` (apt, into the
+# cache, reused offline). About 1-2 minutes of TCG.
 . "$srcdir/tests/tap.sh"
 F="$builddir/src/fsprobe"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -17,34 +16,25 @@ command -v qemu-system-x86_64 > /dev/null ||
 	plan_skip_all "qemu-system-x86_64 not installed (./bootstrap-deps --vm)"
 command -v python3 > /dev/null || plan_skip_all "python3 not installed"
 
-DEB=${FSPROBE_VM_DEB:-}
-DIR=${FSPROBE_VM_DEB_DIR:-/var/tmp/fsprobe-debs}
-newest() {
-	ls "$DIR"/linux-image-6.12.*+deb12-amd64_*_amd64.deb 2> /dev/null |
-		sort -V | tail -n 1
-}
-[ -n "$DEB" ] || DEB=$(newest)
-if [ -z "$DEB" ]; then
-	pkg=$(apt-cache search --names-only '^linux-image-6\.12\.[0-9]+\+deb12-amd64$' 2> /dev/null |
-		cut -d' ' -f1 | sort -V | tail -n 1)
-	[ -n "$pkg" ] || plan_skip_all "no linux-image-6.12.*+deb12-amd64 known to apt (set FSPROBE_VM_DEB=PKG.deb)"
-	if ! { mkdir -p "$DIR" && (cd "$DIR" && apt-get download "$pkg"); } > "$T/apt" 2>&1; then
-		plan_skip_all "apt-get download $pkg failed: $(tail -n 1 "$T/apt")"
-	fi
-	DEB=$(newest)
+# The kernel: FSPROBE_VM_DEB=PKG.deb, else debian:6.12 (the newest 6.12
+# package, fetched with apt into fsprobe's cache once, then reused).
+if [ -n "${FSPROBE_VM_DEB:-}" ]; then
+	[ -r "$FSPROBE_VM_DEB" ] || plan_skip_all "$FSPROBE_VM_DEB not readable"
+	K=$FSPROBE_VM_DEB
+else
+	K=debian:6.12
 fi
-[ -r "$DEB" ] || plan_skip_all "$DEB not readable"
-diag "booting $(basename "$DEB")"
+diag "booting $K"
 
 J="$T/vm.json"
 mkdir "$T/tmp"
 start=$(date +%s)
-TMPDIR="$T/tmp" "$F" vm --deb "$DEB" -p xfs-default -p ext4-default \
+TMPDIR="$T/tmp" "$F" vm -k "$K" -p xfs-default -p ext4-default \
 	-p btrfs-default -p tmpfs-huge-always -P fault-pmd -P read-order \
 	-P collapse -f json -o "$J" 2> "$T/err"
 rc=$?
 diag "fsprobe vm took $(($(date +%s) - start)) s"
-[ $rc -eq 0 ]; ok $? "fsprobe vm --deb exits 0 (got $rc)"
+[ $rc -eq 0 ]; ok $? "fsprobe vm -k $K exits 0 (got $rc)"
 [ $rc -eq 0 ] || tail -n 40 "$T/err" | while IFS= read -r l; do diag "$l"; done
 
 [ -s "$J" ] || { skip "no document: no verdicts to check"; done_testing; }
@@ -68,7 +58,7 @@ json_assert "$J" 'p["tmpfs-huge-always"]["verdict"] == "shmem-pmd"' \
 	"tmpfs huge=always: shmem-pmd"
 left=$(ls -A "$T/tmp"); [ -z "$left" ]; ok $? "no temporary directory left${left:+: $left}"
 
-TMPDIR="$T/tmp" "$F" vm --deb "$DEB" -p xfs-default --timeout 3 > /dev/null 2> "$T/err"
+TMPDIR="$T/tmp" "$F" vm -k "$K" -p xfs-default --timeout 3 > /dev/null 2> "$T/err"
 rc=$?; [ $rc -eq 2 ] && grep -q "did not finish within 3 s" "$T/err"
 ok $? "--timeout 3 stops the guest: exit 2 and says so (got $rc)"
 left=$(ls -A "$T/tmp"); [ -z "$left" ]; ok $? "no temporary directory left after the timeout"

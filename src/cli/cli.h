@@ -38,9 +38,10 @@ struct fsp_cli {
 	unsigned long size_mb;
 	int keep;
 	int verbose;
-	const char *kernel;	/* vm: guest kernel image */
+	const char *kernel;	/* vm: guest kernel SPEC (vm_kernel.c) */
 	const char *modules;	/* vm: unpacked /lib/modules/KVER tree */
-	const char *deb;	/* vm: linux-image .deb */
+	const char *debs[8];	/* vm: linux-image (or -binary...) .debs */
+	int nr_debs;
 	unsigned long timeout_s;	/* vm: 0 means the default */
 	char **args;		/* positional arguments after the command */
 	int nr_args;

@@ -132,43 +132,121 @@ static void save_console(const char *cache, const struct fsp_vm_tail *t)
 }
 
 /*
+ * The guest kernel as the user gave it: -k/--kernel SPEC (vm_kernel.c
+ * says what it names), --modules DIR, --deb PKG.deb (repeatable).
+ */
+struct kspec {
+	const char *image;	/* a bzImage; NULL: the one in the debs */
+	const char *modules;	/* a modules tree, or NULL */
+	const char *debs[FSP_VM_MAX_DEBS];
+	int nr_debs;
+	const char *debian;	/* debian:VERSION's VERSION, or NULL */
+	char *fetched[FSP_VM_MAX_DEBS];	/* what apt brought */
+	int nr_fetched;
+	struct fsp_vm_layout tree;	/* a directory SPEC's parts */
+};
+
+static int kernel_spec(struct fsp_cli *cli, struct kspec *k)
+{
+	const char *s = cli->kernel;
+	char why[512];
+	int i, kind = s ? fsp_vm_spec_kind(s) : -1;
+
+	if (!s && !cli->nr_debs)
+		return fsp_usage_error("vm needs --kernel VMLINUZ or --deb "
+				       "PKG.deb (or -k DIR, -k PKG.deb, "
+				       "-k debian:VERSION)");
+	if (cli->nr_debs && cli->modules)
+		return fsp_usage_error("--deb brings its own modules: give "
+				       "--deb or --modules, not both");
+	if (kind != FSP_VM_SPEC_IMAGE && kind != -1 &&
+	    (cli->modules || (cli->nr_debs && kind != FSP_VM_SPEC_DEB)))
+		return fsp_usage_error("--kernel %s brings its own modules: "
+				       "no --modules or --deb with it", s);
+	for (i = 0; i < cli->nr_debs; i++)
+		k->debs[k->nr_debs++] = cli->debs[i];
+	k->modules = cli->modules;
+	if (kind == FSP_VM_SPEC_IMAGE)
+		k->image = s;
+	else if (kind == FSP_VM_SPEC_DEB && k->nr_debs < FSP_VM_MAX_DEBS)
+		k->debs[k->nr_debs++] = s;
+	else if (kind == FSP_VM_SPEC_DEB)
+		return fsp_usage_error("too many .debs");
+	else if (kind == FSP_VM_SPEC_DEBIAN)
+		k->debian = s + strlen(FSP_VM_DEBIAN);
+	if (kind != FSP_VM_SPEC_TREE)
+		return 0;
+	if (fsp_vm_find_layout(s, &k->tree, why, sizeof(why))) {
+		fsp_warn("--kernel %s", why);
+		return FSP_EXIT_USAGE;
+	}
+	k->image = k->tree.kernel;
+	k->modules = k->tree.modules[0] ? k->tree.modules : NULL;
+	return 0;
+}
+
+/* debian:VERSION: its .debs from the cache, else from apt. */
+static int kernel_fetch(struct fsp_cli *cli, struct kspec *k)
+{
+	char why[512];
+	int i, ret;
+
+	if (!k->debian)
+		return 0;
+	ret = fsp_vm_apt_fetch(k->debian, 0, k->fetched,
+			       &k->nr_fetched, why, sizeof(why));
+	if (ret) {
+		fsp_warn("--kernel debian:%s: %s", k->debian,
+			 why[0] ? why : strerror(-ret));
+		return FSP_EXIT_USAGE;
+	}
+	for (i = 0; i < k->nr_fetched; i++)
+		k->debs[k->nr_debs++] = k->fetched[i];
+	return 0;
+}
+
+static void kernel_free(struct kspec *k)
+{
+	while (k->nr_fetched > 0)
+		free(k->fetched[--k->nr_fetched]);
+}
+
+/*
  * Check what the user gave before anything slow happens. -p and -P are
  * resolved as `run` would, against the profiles the guest gets, so a
  * typo is a usage error here and not a guest's exit 2 a minute later.
  */
-static int check_inputs(struct fsp_cli *cli, char *release, size_t len)
+static int check_inputs(struct fsp_cli *cli, struct kspec *k, char *release,
+			size_t len)
 {
 	const char *qemu = fsp_vm_qemu();
 	struct fsp_profile *profs = NULL;
 	struct fsp_run_opts o;
 	char path[PATH_MAX];
-	int ret, nr = 0;
+	int ret, i, nr = 0;
 
-	if (!cli->kernel && !cli->deb)
-		return fsp_usage_error("vm needs --kernel VMLINUZ or --deb "
-				       "PKG.deb");
-	if (cli->deb && cli->modules)
-		return fsp_usage_error("--deb brings its own modules: give "
-				       "--deb or --modules, not both");
+	ret = kernel_spec(cli, k);
+	if (ret)
+		return ret;
 	ret = fsp_select_cases(cli, &o);
 	if (!ret)
 		ret = fsp_select_profiles(cli, &profs, &nr);
 	if (ret)
 		return ret;
 	fsp_profile_free_all(profs, nr);
-	if (cli->deb && access(cli->deb, R_OK)) {
-		fsp_warn("--deb %s: %s", cli->deb, strerror(errno));
-		return FSP_EXIT_USAGE;
-	}
-	if (cli->modules && access(cli->modules, R_OK | X_OK)) {
-		fsp_warn("--modules %s: %s", cli->modules, strerror(errno));
+	for (i = 0; i < k->nr_debs; i++)
+		if (access(k->debs[i], R_OK)) {
+			fsp_warn("--deb %s: %s", k->debs[i], strerror(errno));
+			return FSP_EXIT_USAGE;
+		}
+	if (k->modules && access(k->modules, R_OK | X_OK)) {
+		fsp_warn("--modules %s: %s", k->modules, strerror(errno));
 		return FSP_EXIT_USAGE;
 	}
 	release[0] = '\0';
-	ret = cli->kernel ?
-	      fsp_vm_bzimage_release(cli->kernel, release, len) : 0;
+	ret = k->image ? fsp_vm_bzimage_release(k->image, release, len) : 0;
 	if (ret) {
-		fsp_warn("--kernel %s: %s", cli->kernel, ret == -ENOEXEC ?
+		fsp_warn("--kernel %s: %s", k->image, ret == -ENOEXEC ?
 			 "not an x86 kernel image (bzImage)" : strerror(-ret));
 		return FSP_EXIT_USAGE;
 	}
@@ -284,8 +362,8 @@ static int boot_and_render(struct fsp_cli *cli, struct fsp_vm_boot *b,
 	return ret;
 }
 
-static int run_vm(struct fsp_cli *cli, struct fsp_vm_mods *m,
-		  const char *release, const char *tmp)
+static int run_vm(struct fsp_cli *cli, const struct kspec *k,
+		  struct fsp_vm_mods *m, const char *release, const char *tmp)
 {
 	char cache[PATH_MAX], base[PATH_MAX], initrd[PATH_MAX];
 	char result[PATH_MAX], nonce[32];
@@ -310,8 +388,8 @@ static int run_vm(struct fsp_cli *cli, struct fsp_vm_mods *m,
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return FSP_EXIT_USAGE;
-	b->kernel = cli->kernel ? cli->kernel : m->kernel;
-	b->deb = cli->deb;
+	b->kernel = k->image ? k->image : m->kernel;
+	b->deb = k->nr_debs ? k->debs[0] : NULL;
 	b->accel = fsp_vm_accel();
 	b->initrd = initrd;
 	b->result = result;
@@ -325,50 +403,72 @@ static int run_vm(struct fsp_cli *cli, struct fsp_vm_mods *m,
 	return ret;
 }
 
-int fsp_cmd_vm(struct fsp_cli *cli)
+/* The modules (and kernel, config) of k into m; 0 or the exit code. */
+static int prepare_mods(struct fsp_cli *cli, struct kspec *k,
+			struct fsp_vm_mods *m, char *release, size_t len)
 {
-	char release[256], why[512], tmp[PATH_MAX];
-	struct fsp_vm_mods m;
+	char why[512];
 	int ret;
 
-	ret = check_inputs(cli, release, sizeof(release));
-	if (ret)
-		return ret;
-	fsp_set_signals(on_signal);
-	memset(&m, 0, sizeof(m));
-	if (cli->deb || cli->modules) {
-		ret = fsp_vm_mods_prepare(cli->deb, cli->modules, cli->verbose,
-					  &m, why, sizeof(why));
+	if (k->nr_debs || k->modules) {
+		ret = fsp_vm_mods_prepare(k->debs, k->nr_debs, k->modules,
+					  cli->verbose, m, why, sizeof(why));
 		if (ret) {
-			fsp_vm_mods_release(&m);
-			fsp_set_signals(SIG_DFL);
 			if (got_signal)
 				return 128 + got_signal;
 			fsp_warn("%s", why[0] ? why : strerror(-ret));
 			return FSP_EXIT_USAGE;
 		}
-		if (release[0] && strcmp(release, m.kver)) {
+		if (release[0] && strcmp(release, m->kver)) {
 			fsp_warn("the modules are for %s but --kernel %s is "
-				 "%s", m.kver, cli->kernel, release);
-			fsp_vm_mods_release(&m);
-			fsp_set_signals(SIG_DFL);
+				 "%s", m->kver, k->image, release);
 			return FSP_EXIT_USAGE;
 		}
 		if (!release[0])
-			fsp_strcpy(release, sizeof(release), m.kver);
+			fsp_strcpy(release, len, m->kver);
 	}
-	if (!m.config[0] && cli->kernel)
-		fsp_vm_kernel_config(cli->kernel, release, m.config,
-				     sizeof(m.config));
-	ret = fsp_vm_mkdtemp("fsprobe-vm", tmp, sizeof(tmp));
+	if (k->tree.config[0])
+		fsp_strcpy(m->config, sizeof(m->config), k->tree.config);
+	if (!m->config[0] && k->image)
+		fsp_vm_kernel_config(k->image, release, m->config,
+				     sizeof(m->config));
+	return 0;
+}
+
+int fsp_cmd_vm(struct fsp_cli *cli)
+{
+	char release[256], tmp[PATH_MAX];
+	struct fsp_vm_mods m;
+	struct kspec *k;
+	int ret;
+
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return FSP_EXIT_USAGE;
+	memset(&m, 0, sizeof(m));
+	ret = check_inputs(cli, k, release, sizeof(release));
+	if (!ret)
+		ret = kernel_fetch(cli, k);
 	if (ret) {
-		fsp_warn("temporary directory: %s", strerror(-ret));
-		ret = FSP_EXIT_USAGE;
-	} else {
-		ret = run_vm(cli, &m, release, tmp);
-		fsp_rmtree(tmp);
+		kernel_free(k);
+		free(k);
+		return ret;
+	}
+	fsp_set_signals(on_signal);
+	ret = prepare_mods(cli, k, &m, release, sizeof(release));
+	if (!ret) {
+		ret = fsp_vm_mkdtemp("fsprobe-vm", tmp, sizeof(tmp));
+		if (ret) {
+			fsp_warn("temporary directory: %s", strerror(-ret));
+			ret = FSP_EXIT_USAGE;
+		} else {
+			ret = run_vm(cli, k, &m, release, tmp);
+			fsp_rmtree(tmp);
+		}
 	}
 	fsp_vm_mods_release(&m);
+	kernel_free(k);
+	free(k);
 	fsp_set_signals(SIG_DFL);
 	if (got_signal)
 		ret = 128 + got_signal;

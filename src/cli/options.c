@@ -20,7 +20,7 @@
 #include "vm.h"
 
 enum {
-	OPT_SIZE = 256, OPT_KEEP, OPT_KERNEL, OPT_MODULES, OPT_DEB,
+	OPT_SIZE = 256, OPT_KEEP, OPT_MODULES, OPT_DEB,
 	OPT_TIMEOUT, OPT_HELP_MAN,
 };
 
@@ -120,20 +120,37 @@ static const struct fsp_option options[] = {
 	  .man = "Keep the run directory (images, per-profile results) for "
 	  "inspection; the\n"
 	  "next run or \\fBcleanup\\fR removes it.\n" },
-	{ "kernel", OPT_KERNEL, "VMLINUZ", CMD_VM, 0, .type = OT_STR, F(kernel),
-	  .help = "guest kernel image (bzImage; default: the one in --deb)",
-	  .man = "\\fBvm\\fR: the guest kernel, an x86 bzImage (default: the "
-	  "one in \\fB\\-\\-deb\\fR).\n" },
+	{ "kernel", 'k', "SPEC", CMD_VM, 0, .type = OT_STR, F(kernel),
+	  .help = "guest kernel: vmlinuz, unpacked tree, .deb, debian:VERSION",
+	  .man = "\\fBvm\\fR: the guest kernel. \\fISPEC\\fR is an x86 bzImage "
+	  "(with\n"
+	  "\\fB\\-\\-modules\\fR, or the one in \\fB\\-\\-deb\\fR); a directory "
+	  "holding an\n"
+	  "unpacked kernel (boot/vmlinuz\\-V or usr/lib/modules/V/vmlinuz, "
+	  "modules under\n"
+	  "lib/modules/V or usr/lib/modules/V, config in boot/config\\-V or\n"
+	  "usr/lib/modules/V/config); a .deb; or \\fBdebian:\\fR\\fIVERSION\\fR, "
+	  "a release such\n"
+	  "as 6.1.0\\-57\\-amd64 or 7.2.13+deb14\\-amd64 or a series such as "
+	  "6.12 (its newest\n"
+	  "package), fetched with apt into the cache (a private sources "
+	  "list; the\n"
+	  "system's apt configuration is not touched) and reused from there "
+	  "offline.\n" },
 	{ "modules", OPT_MODULES, "DIR", CMD_VM, 0, .type = OT_STR, F(modules),
-	  .help = "the guest kernel's unpacked /lib/modules/KVER tree",
+	  .help = "the guest kernel's unpacked [usr/]lib/modules/KVER tree",
 	  .man = "\\fBvm\\fR: the guest kernel's unpacked /lib/modules/KVER "
-	  "tree (never\n"
-	  "written to).\n" },
-	{ "deb", OPT_DEB, "PKG.deb", CMD_VM, 0, .type = OT_STR, F(deb),
-	  .help = "a linux-image .deb: its kernel and modules",
-	  .man = "\\fBvm\\fR: a linux-image package; its kernel, modules and "
-	  "config are used\n"
-	  "(unpacked with dpkg-deb once, then cached).\n" },
+	  "or\n"
+	  "/usr/lib/modules/KVER tree (never written to).\n" },
+	{ "deb", OPT_DEB, "PKG.deb", CMD_VM, 0, LIST(debs, nr_debs),
+	  .help = "a linux-image .deb (repeat for linux-binary, -modules, -base)",
+	  .man = "\\fBvm\\fR: a linux-image package, or the linux\\-binary, "
+	  "linux\\-modules\n"
+	  "and linux\\-base packages sid splits a kernel into (repeat "
+	  "\\fB\\-\\-deb\\fR); their\n"
+	  "kernel, modules and config are used (unpacked with dpkg-deb "
+	  "once, then\n"
+	  "cached).\n" },
 	{ "timeout", OPT_TIMEOUT, "SEC", CMD_VM, 0,
 	  .type = OT_ULONG, F(timeout_s), .min = 1, .max = 86400,
 	  .unit = "seconds",

@@ -25,6 +25,50 @@ int fsp_vm_mkdirs(const char *path, int private);
  * for root, else $XDG_CACHE_HOME/fsprobe or ~/.cache/fsprobe. */
 int fsp_vm_cache_dir(char *buf, size_t len);
 
+/* --- vm_kernel.c: what a kernel SPEC names ------------------------- */
+
+#define FSP_VM_DEBIAN "debian:"
+enum fsp_vm_spec {
+	FSP_VM_SPEC_IMAGE,	/* a bzImage (vmlinuz) */
+	FSP_VM_SPEC_TREE,	/* an unpacked package or root directory */
+	FSP_VM_SPEC_DEB,	/* a .deb */
+	FSP_VM_SPEC_DEBIAN,	/* debian:VERSION, fetched with apt */
+};
+
+/* Which of the above spec is (a directory by stat, a .deb by name). */
+int fsp_vm_spec_kind(const char *spec);
+
+/* Where an unpacked kernel keeps its parts ("" for those it lacks). */
+struct fsp_vm_layout {
+	char kver[128];
+	char kernel[4096];	/* boot/vmlinuz-V, usr/lib/modules/V/vmlinuz */
+	char config[4096];	/* boot/config-V, usr/lib/modules/V/config */
+	char modules[4096];	/* [usr/]lib/modules/V holding kernel/ */
+};
+
+/*
+ * Find the one kernel release under root (lib/modules/V,
+ * usr/lib/modules/V, else boot/vmlinuz-V) and its parts. -ENOENT and a
+ * reason when there is none, more than one, or no kernel image.
+ */
+int fsp_vm_find_layout(const char *root, struct fsp_vm_layout *l,
+		       char *why, size_t whylen);
+
+/* --- vm_apt.c: debian:VERSION ---------------------------------------- */
+
+#define FSP_VM_MAX_DEBS 8
+
+/*
+ * The .deb files of Debian's kernel VERSION (a release such as
+ * 7.2.13+deb14-amd64 or 6.1.0-57-amd64, or a series such as 6.12: its
+ * newest), downloaded with apt through a private sources list into
+ * CACHE/apt, or found there from an earlier call (no network then).
+ * debs[] gets malloc'd paths (free them), *nr their number; progress on
+ * stderr unless quiet.
+ */
+int fsp_vm_apt_fetch(const char *version, int quiet, char **debs, int *nr,
+		     char *why, size_t whylen);
+
 /* --- vm_modules.c ----------------------------------------------------- */
 
 struct fsp_vm_mods {
@@ -42,15 +86,16 @@ struct fsp_vm_mods {
 };
 
 /*
- * Unpack a linux-image .deb (cached by its content hash in the cache dir)
- * or take an unpacked /lib/modules/KVER tree, resolve the modules the
+ * Unpack .debs into one tree (linux-image, or sid's linux-binary +
+ * linux-modules + linux-base; cached by their content hash in the cache
+ * dir) or take an unpacked lib/modules/KVER or usr/lib/modules/KVER tree, resolve the modules the
  * matrix needs with depmod + modprobe --show-depends, and decompress
  * them in load order into m->dir. Either argument may be NULL (not
  * both). why gets a one-line reason on failure.
  */
-int fsp_vm_mods_prepare(const char *deb, const char *modules_dir,
-			int verbose, struct fsp_vm_mods *m, char *why,
-			size_t whylen);
+int fsp_vm_mods_prepare(const char *const *debs, int nr_debs,
+			const char *modules_dir, int verbose,
+			struct fsp_vm_mods *m, char *why, size_t whylen);
 void fsp_vm_mods_release(struct fsp_vm_mods *m);
 
 /* --- vm_initramfs.c --------------------------------------------------- */

@@ -7,8 +7,10 @@
  * then `modprobe -d ROOT -S KVER --show-depends` (softdeps included, so
  * crc32c arrives before btrfs asks the crypto API for it). A modules tree
  * given with --modules is never written to: depmod works on a temporary
- * tree of symlinks to it. A .deb is unpacked with dpkg-deb once; its
- * kernel and decompressed modules are cached under the hash of the .deb,
+ * tree of symlinks to it (so lib/modules and usr/lib/modules look
+ * alike). .debs are unpacked with dpkg-deb once, into one tree (sid ships
+ * the kernel in three); the kernel, config and decompressed modules are
+ * cached under the hash of the .debs,
  * so the second boot of the same package skips the ~10 s of unpacking,
  * depmod and xz.
  */
@@ -27,7 +29,7 @@
 #include "vm.h"
 
 #define TOOL_TIMEOUT_S 300
-#define MODS_VERSION "fsprobe-vm-mods-1"
+#define MODS_VERSION "fsprobe-vm-mods-2"
 
 /* What the profile matrix mounts; dependencies come from modprobe. */
 static const char *const wanted[] = {
@@ -68,40 +70,6 @@ void fsp_vm_mods_release(struct fsp_vm_mods *m)
 	if (m->own_dir && m->dir[0])
 		fsp_rmtree(m->dir);
 	memset(m, 0, sizeof(*m));
-}
-
-/* The single KVER directory under root/lib/modules (or usr/lib/modules). */
-static int find_kver(const char *root, char *kver, size_t len, char *why,
-		     size_t whylen)
-{
-	static const char *const sub[] = { "lib/modules", "usr/lib/modules" };
-	char p[PATH_MAX];
-	struct dirent *de;
-	size_t i;
-	int n = 0;
-
-	for (i = 0; i < FSP_ARRAY_SIZE(sub) && !n; i++) {
-		DIR *d;
-
-		if (fsp_fmt(p, sizeof(p), "%s/%s", root, sub[i]))
-			return -ENAMETOOLONG;
-		d = opendir(p);
-		if (!d)
-			continue;
-		while ((de = readdir(d))) {
-			if (de->d_name[0] == '.')
-				continue;
-			if (!n++)
-				fsp_strcpy(kver, len, de->d_name);
-		}
-		closedir(d);
-	}
-	if (n == 1)
-		return 0;
-	snprintf(why, whylen, n ? "the package has %d module trees, not one"
-		 : "the package has no lib/modules/KVER: not a linux-image "
-		 ".deb?", n);
-	return -ENOENT;
 }
 
 /* root/lib/modules/KVER as symlinks to dir's entries, minus depmod's. */
@@ -370,20 +338,23 @@ static int copy_file(const char *src, const char *dst)
 	return ret ? ret : p.status ? -EIO : 0;
 }
 
-/* The cache entry for deb: its content hash and the modules wanted. */
-static int deb_cache_path(const char *deb, char *final, size_t len,
-			  char *why, size_t whylen)
+/* The cache entry for debs: their content hash and the modules wanted. */
+static int deb_cache_path(const char *const *debs, int nr, char *final,
+			  size_t len, char *why, size_t whylen)
 {
 	char cache[PATH_MAX];
 	uint64_t h = fsp_vm_hash(FSP_VM_HASH_INIT, MODS_VERSION,
 				 sizeof(MODS_VERSION));
 	size_t i;
-	int ret;
+	int k, ret;
 
-	ret = fsp_vm_hash_file(&h, deb);
-	if (ret) {
-		snprintf(why, whylen, "%s: %s", deb, strerror(-ret));
-		return ret;
+	for (k = 0; k < nr; k++) {
+		ret = fsp_vm_hash_file(&h, debs[k]);
+		if (ret) {
+			snprintf(why, whylen, "%s: %s", debs[k],
+				 strerror(-ret));
+			return ret;
+		}
 	}
 	for (i = 0; i < FSP_ARRAY_SIZE(wanted); i++)
 		h = fsp_vm_hash(h, wanted[i], strlen(wanted[i]) + 1);
@@ -399,24 +370,16 @@ static int deb_cache_path(const char *deb, char *final, size_t len,
 	return 0;
 }
 
-/* Unpack deb under work; its modules, kernel and config go to tmp. */
-static int unpack_deb(const char *deb, const char *work, const char *tmp,
-		      int verbose, struct fsp_vm_mods *m, char *why,
-		      size_t whylen)
+/* dpkg-deb -x deb root. */
+static int extract(const char *deb, const char *root, int verbose,
+		   char *why, size_t whylen)
 {
-	char root[PATH_MAX], src[PATH_MAX], *argv[5];
+	char *argv[] = { "dpkg-deb", "-x", (char *)deb, (char *)root, NULL };
 	struct fsp_proc p;
 	int ret;
 
-	if (fsp_fmt(root, sizeof(root), "%s/root", work))
-		return -ENAMETOOLONG;
 	if (verbose)
 		fprintf(stderr, "fsprobe vm: unpacking %s\n", deb);
-	argv[0] = "dpkg-deb";
-	argv[1] = "-x";
-	argv[2] = (char *)deb;
-	argv[3] = root;
-	argv[4] = NULL;
 	ret = run(argv, FSP_PROC_CAPTURE, &p, why, whylen);
 	if (ret)
 		return ret;
@@ -426,41 +389,62 @@ static int unpack_deb(const char *deb, const char *work, const char *tmp,
 			 fsp_rstrip(p.tail));
 		return -EIO;
 	}
-	ret = find_kver(root, m->kver, sizeof(m->kver), why, whylen);
+	return 0;
+}
+
+/* Unpack debs under work; their modules, kernel and config go to tmp. */
+static int unpack_debs(const char *const *debs, int nr, const char *work,
+		       const char *tmp, int verbose, struct fsp_vm_mods *m,
+		       char *why, size_t whylen)
+{
+	char root[PATH_MAX], farm[PATH_MAX];
+	struct fsp_vm_layout l;
+	int k, ret = 0;
+
+	if (fsp_fmt(root, sizeof(root), "%s/root", work) ||
+	    fsp_fmt(farm, sizeof(farm), "%s/farm", work))
+		return -ENAMETOOLONG;
+	for (k = 0; !ret && k < nr; k++)
+		ret = extract(debs[k], root, verbose, why, whylen);
+	if (!ret)
+		ret = fsp_vm_find_layout(root, &l, why, whylen);
+	if (ret)
+		return ret;
+	if (!l.modules[0]) {
+		snprintf(why, whylen, "%s: no modules for %s (a linux-binary "
+			 "package needs its linux-modules)", debs[0], l.kver);
+		return -ENOENT;
+	}
+	fsp_strcpy(m->kver, sizeof(m->kver), l.kver);
+	/* depmod -b wants ROOT/lib/modules/KVER, whichever layout. */
+	ret = symlink_farm(l.modules, farm, l.kver);
 	if (!ret)
 		ret = fsp_vm_mkdirs(tmp, 0);
 	if (ret)
 		return ret;
 	fsp_strcpy(m->dir, sizeof(m->dir), tmp);
-	ret = resolve(root, m, verbose, why, whylen);
+	ret = resolve(farm, m, verbose, why, whylen);
 	if (ret)
 		return ret;
-	if (fsp_fmt(src, sizeof(src), "%s/boot/vmlinuz-%s", root, m->kver) ||
-	    fsp_fmt(m->kernel, sizeof(m->kernel), "%s/vmlinuz", tmp))
+	if (fsp_fmt(m->kernel, sizeof(m->kernel), "%s/vmlinuz", tmp))
 		return -ENAMETOOLONG;
-	if (access(src, R_OK)) {
-		snprintf(why, whylen, "%s has no boot/vmlinuz-%s", deb,
-			 m->kver);
-		return -ENOENT;
-	}
-	ret = copy_file(src, m->kernel);
+	ret = copy_file(l.kernel, m->kernel);
 	/* fsprobe reads /boot/config-KVER where there is no config.gz. */
-	if (!ret && !fsp_fmt(src, sizeof(src), "%s/boot/config-%s", root,
-			     m->kver) && !access(src, R_OK) &&
+	if (!ret && l.config[0] &&
 	    !fsp_fmt(m->config, sizeof(m->config), "%s/config", tmp))
-		ret = copy_file(src, m->config);
+		ret = copy_file(l.config, m->config);
 	if (!ret)
 		ret = save_set(tmp, m);
 	return ret;
 }
 
-static int from_deb(const char *deb, int verbose, struct fsp_vm_mods *m,
-		    char *why, size_t whylen)
+static int from_debs(const char *const *debs, int nr, int verbose,
+		     struct fsp_vm_mods *m, char *why, size_t whylen)
 {
 	char final[PATH_MAX], tmp[PATH_MAX], work[PATH_MAX];
 	int ret;
 
-	ret = deb_cache_path(deb, final, sizeof(final), why, whylen);
+	ret = deb_cache_path(debs, nr, final, sizeof(final), why, whylen);
 	if (ret)
 		return ret;
 	if (fsp_fmt(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid()))
@@ -468,8 +452,8 @@ static int from_deb(const char *deb, int verbose, struct fsp_vm_mods *m,
 	if (!access(final, R_OK)) {
 		utimensat(AT_FDCWD, final, NULL, 0);	/* used: keep it */
 		if (verbose)
-			fprintf(stderr, "fsprobe vm: %s: cached in %s\n", deb,
-				final);
+			fprintf(stderr, "fsprobe vm: %s%s: cached in %s\n",
+				debs[0], nr > 1 ? " ..." : "", final);
 		return load_set(final, m);
 	}
 
@@ -479,7 +463,7 @@ static int from_deb(const char *deb, int verbose, struct fsp_vm_mods *m,
 			 strerror(-ret));
 		return ret;
 	}
-	ret = unpack_deb(deb, work, tmp, verbose, m, why, whylen);
+	ret = unpack_debs(debs, nr, work, tmp, verbose, m, why, whylen);
 	/* Complete sets only: a killed unpack never looks like a hit. */
 	if (!ret && rename(tmp, final))
 		ret = -errno;
@@ -491,12 +475,27 @@ static int from_deb(const char *deb, int verbose, struct fsp_vm_mods *m,
 				final);
 	}
 	if (ret && !why[0])
-		snprintf(why, whylen, "preparing %s: %s", deb,
+		snprintf(why, whylen, "preparing %s: %s", debs[0],
 			 strerror(-ret));
 	if (ret)
 		fsp_rmtree(tmp);
 	fsp_rmtree(work);
 	return ret;
+}
+
+/* DIR/config (sid), else boot/config-KVER of the root DIR is in. */
+static void dir_config(const char *real, struct fsp_vm_mods *m)
+{
+	static const char *const up[] = { "/", "/../../../boot/",
+					  "/../../../../boot/" };
+	size_t i;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(up); i++)
+		if (!fsp_fmt(m->config, sizeof(m->config), "%s%s%s%s", real,
+			     up[i], i ? "config-" : "config",
+			     i ? m->kver : "") && !access(m->config, R_OK))
+			return;
+	m->config[0] = '\0';
 }
 
 static int from_dir(const char *dir, int verbose, struct fsp_vm_mods *m,
@@ -526,10 +525,8 @@ static int from_dir(const char *dir, int verbose, struct fsp_vm_mods *m,
 	fsp_strcpy(m->dir, sizeof(m->dir), work);
 	if (fsp_fmt(root, sizeof(root), "%s/root", work))
 		return -ENAMETOOLONG;
-	/* An unpacked package or root: DIR is ROOT/lib/modules/KVER. */
-	if (!fsp_fmt(m->config, sizeof(m->config), "%s/../../../boot/config-%s",
-		     real, m->kver) && access(m->config, R_OK))
-		m->config[0] = '\0';
+	/* An unpacked package or root: DIR is ROOT/[usr/]lib/modules/KVER. */
+	dir_config(real, m);
 	ret = symlink_farm(real, root, m->kver);
 	if (ret) {
 		snprintf(why, whylen, "--modules %s: %s", dir,
@@ -543,15 +540,15 @@ static int from_dir(const char *dir, int verbose, struct fsp_vm_mods *m,
 	return ret;
 }
 
-int fsp_vm_mods_prepare(const char *deb, const char *modules_dir,
-			int verbose, struct fsp_vm_mods *m, char *why,
-			size_t whylen)
+int fsp_vm_mods_prepare(const char *const *debs, int nr_debs,
+			const char *modules_dir, int verbose,
+			struct fsp_vm_mods *m, char *why, size_t whylen)
 {
 	memset(m, 0, sizeof(*m));
 	why[0] = '\0';
 	if (modules_dir)
 		return from_dir(modules_dir, verbose, m, why, whylen);
-	if (deb)
-		return from_deb(deb, verbose, m, why, whylen);
+	if (nr_debs > 0)
+		return from_debs(debs, nr_debs, verbose, m, why, whylen);
 	return -EINVAL;
 }

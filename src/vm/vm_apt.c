@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * vm_apt.c - debian:VERSION: Debian's kernel packages, fetched with apt
+ * into fsprobe's cache and reused from there without a network. The
+ * system's apt configuration is never touched: apt-get and apt-cache run
+ * with a private sources list, lists and package cache under CACHE/apt,
+ * the sources list naming the suites that carry kernels (bookworm and its
+ * updates and security, trixie-backports, sid, experimental) on the
+ * mirror the system's own sources use. A release (6.1.0-57-amd64,
+ * 7.2.13+deb14-amd64) is that package; a series (6.12, 7.2) the newest
+ * of it. Where linux-image-V is sid's metapackage, its linux-binary,
+ * linux-modules and linux-base are fetched instead. Which files a
+ * VERSION came to is kept in CACHE/apt/kernels/VERSION.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "util.h"
+#include "vm.h"
+
+#define APT_TIMEOUT_S 1800
+#define DEFAULT_MIRROR "http://deb.debian.org/debian"
+
+struct apt {
+	char dir[PATH_MAX];	/* CACHE/apt */
+	char opt[4][PATH_MAX + 64];	/* the private-dirs -o values */
+	int quiet;
+	char *why;
+	size_t whylen;
+};
+
+/* The first URI of the system's sources that is (not) a security one. */
+static void find_mirror(int security, char *uri, size_t len)
+{
+	static const char *const files[] = { "/etc/apt/sources.list" };
+	char p[PATH_MAX], *text, *line, *save, *w;
+	struct dirent *de;
+	size_t n, i, sl = strlen("-security");
+	DIR *d = opendir("/etc/apt/sources.list.d");
+	int k;
+
+	uri[0] = '\0';
+	for (k = -1; !uri[0]; k++) {
+		if (k < 0) {
+			fsp_strcpy(p, sizeof(p), files[0]);
+		} else {
+			de = d ? readdir(d) : NULL;
+			if (!de)
+				break;
+			n = strlen(de->d_name);
+			if (n < 9 || strcmp(de->d_name + n - 8, ".sources") ||
+			    fsp_fmt(p, sizeof(p), "/etc/apt/sources.list.d/%s",
+				    de->d_name))
+				continue;
+		}
+		if (fsp_slurp(p, &text, &n))
+			continue;
+		for (line = strtok_r(text, "\n", &save); line && !uri[0];
+		     line = strtok_r(NULL, "\n", &save)) {
+			w = strstr(line, "http");
+			if (!w || (strncmp(line, "URIs:", 5) &&
+				   strncmp(line, "deb ", 4)))
+				continue;
+			w[strcspn(w, " \t")] = '\0';
+			i = strlen(w);
+			while (i > 1 && w[i - 1] == '/')
+				w[--i] = '\0';
+			if ((i > sl && !strcmp(w + i - sl, "-security")) ==
+			    security)
+				fsp_strcpy(uri, len, w);
+		}
+		free(text);
+	}
+	if (d)
+		closedir(d);
+	if (!uri[0] && security)
+		snprintf(uri, len, "%s-security", DEFAULT_MIRROR);
+	else if (!uri[0])
+		fsp_strcpy(uri, len, DEFAULT_MIRROR);
+}
+
+/* path made anew with buf: a temporary file renamed over it. */
+static int put_file(const char *path, const char *buf)
+{
+	char tmp[PATH_MAX];
+	int fd, ret;
+
+	if (fsp_fmt(tmp, sizeof(tmp), "%s.%d", path, (int)getpid()))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	ret = fsp_write_all(fd, buf, strlen(buf));
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+static int write_sources(struct apt *a, const char *path)
+{
+	char main_uri[1024], sec[1024], *buf;
+	int ret;
+
+	find_mirror(0, main_uri, sizeof(main_uri));
+	find_mirror(1, sec, sizeof(sec));
+	if (asprintf(&buf,
+		     "# fsprobe's own list: the system's apt config is untouched\n"
+		     "deb [trusted=yes] %s bookworm main\n"
+		     "deb [trusted=yes] %s bookworm-updates main\n"
+		     "deb [trusted=yes] %s bookworm-security main\n"
+		     "deb [trusted=yes] %s trixie-backports main\n"
+		     "deb [trusted=yes] %s sid main\n"
+		     "deb [trusted=yes] %s experimental main\n",
+		     main_uri, main_uri, sec, main_uri, main_uri,
+		     main_uri) < 0)
+		return -ENOMEM;
+	ret = put_file(path, buf);
+	free(buf);
+	(void)a;
+	return ret;
+}
+
+static int apt_init(struct apt *a)
+{
+	char cache[PATH_MAX], p[PATH_MAX];
+	static const char *const sub[] = { "lists/partial",
+		"cache/archives/partial", "debs", "kernels" };
+	size_t i;
+	int ret;
+
+	ret = fsp_vm_cache_dir(cache, sizeof(cache));
+	if (ret) {
+		snprintf(a->why, a->whylen, "no cache directory: %s (set "
+			 "FSPROBE_CACHE_DIR)", strerror(-ret));
+		return ret;
+	}
+	if (fsp_fmt(a->dir, sizeof(a->dir), "%s/apt", cache))
+		return -ENAMETOOLONG;
+	for (i = 0; i < FSP_ARRAY_SIZE(sub); i++)
+		if (fsp_fmt(p, sizeof(p), "%s/%s", a->dir, sub[i]) ||
+		    (ret = fsp_vm_mkdirs(p, 0)))
+			return ret ? ret : -ENAMETOOLONG;
+	if (fsp_fmt(p, sizeof(p), "%s/sources.list", a->dir))
+		return -ENAMETOOLONG;
+	ret = write_sources(a, p);
+	if (ret)
+		return ret;
+	snprintf(a->opt[0], sizeof(a->opt[0]), "Dir::Etc::sourcelist=%s", p);
+	snprintf(a->opt[1], sizeof(a->opt[1]), "Dir::Etc::sourceparts=-");
+	snprintf(a->opt[2], sizeof(a->opt[2]), "Dir::State::Lists=%s/lists",
+		 a->dir);
+	snprintf(a->opt[3], sizeof(a->opt[3]), "Dir::Cache=%s/cache", a->dir);
+	return 0;
+}
+
+/*
+ * tool -o ... args (at most 8); stdout captured in p->out, or copied to
+ * stderr as progress when out is 2 and we are not quiet.
+ */
+static int apt(struct apt *a, const char *tool, const char *const *args,
+	       int out, struct fsp_proc *p)
+{
+	char *argv[24];
+	int n = 0, i, ret;
+
+	argv[n++] = (char *)tool;
+	for (i = 0; i < 4; i++) {
+		argv[n++] = "-o";
+		argv[n++] = a->opt[i];
+	}
+	if (geteuid() == 0) {	/* no "download is performed unsandboxed" */
+		argv[n++] = "-o";
+		argv[n++] = "APT::Sandbox::User=root";
+	}
+	for (i = 0; args[i] && n < 23; i++)
+		argv[n++] = (char *)args[i];
+	argv[n] = NULL;
+	ret = fsp_proc_run(argv, -1, out == 2 && a->quiet ? -1 : out,
+			   APT_TIMEOUT_S, p);
+	if (ret)
+		snprintf(a->why, a->whylen, "%s: %s", tool, strerror(-ret));
+	else if (p->status)
+		snprintf(a->why, a->whylen, "%s %s: %s", tool, args[0],
+			 fsp_rstrip(p->tail));
+	if (!ret && p->status) {
+		free(p->out);
+		p->out = NULL;
+		ret = -EIO;
+	}
+	return ret;
+}
+
+static int apt_update(struct apt *a)
+{
+	const char *args[] = { "update", NULL };
+	struct fsp_proc p;
+
+	if (!a->quiet)
+		fprintf(stderr, "fsprobe vm: apt-get update (private list "
+			"%s/sources.list)\n", a->dir);
+	return apt(a, "apt-get", args, 2, &p);
+}
+
+/* A series (6.12) into its newest release (6.12.118+deb12-amd64). */
+static int newest_of(struct apt *a, const char *series, char *kver,
+		     size_t len)
+{
+	char re[256], *q, *line, *save, best[256] = "";
+	const char *args[] = { "search", "--names-only", re, NULL };
+	const char *s;
+	struct fsp_proc p;
+	int ret;
+
+	q = re + sprintf(re, "^linux-image-");
+	for (s = series; *s && q < re + 200; s++) {
+		if (*s == '.' || *s == '+')
+			*q++ = '\\';
+		*q++ = *s;
+	}
+	strcpy(q, "[.-][0-9][^ ]*-amd64$");
+	ret = apt(a, "apt-cache", args, FSP_PROC_CAPTURE, &p);
+	if (ret)
+		return ret;
+	for (line = strtok_r(p.out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		line[strcspn(line, " ")] = '\0';
+		if (strverscmp(line, best) > 0)
+			fsp_strcpy(best, sizeof(best), line);
+	}
+	free(p.out);
+	if (!best[0]) {
+		snprintf(a->why, a->whylen, "no linux-image-%s.*-amd64 in "
+			 "bookworm, trixie-backports, sid or experimental",
+			 series);
+		return -ENOENT;
+	}
+	return fsp_strcpy(kver, len, best + strlen("linux-image-"));
+}
+
+/* Does apt know pkg? */
+static int known(struct apt *a, const char *pkg)
+{
+	const char *args[] = { "show", "--no-all-versions", pkg, NULL };
+	struct fsp_proc p;
+	int ret = apt(a, "apt-cache", args, FSP_PROC_CAPTURE, &p);
+
+	free(p.out);
+	return !ret;
+}
+
+/* The newest CACHE/apt/debs/PKG_*.deb (by mtime) into path. */
+static int downloaded(struct apt *a, const char *pkg, char *path, size_t len)
+{
+	char d[PATH_MAX], p[PATH_MAX];
+	size_t pl = strlen(pkg), n;
+	time_t best = 0;
+	struct dirent *de;
+	struct stat st;
+	DIR *dir;
+
+	if (fsp_fmt(d, sizeof(d), "%s/debs", a->dir))
+		return -ENAMETOOLONG;
+	dir = opendir(d);
+	if (!dir)
+		return -errno;
+	path[0] = '\0';
+	while ((de = readdir(dir))) {
+		n = strlen(de->d_name);
+		if (strncmp(de->d_name, pkg, pl) || de->d_name[pl] != '_' ||
+		    n < 4 || strcmp(de->d_name + n - 4, ".deb") ||
+		    fsp_fmt(p, sizeof(p), "%s/%s", d, de->d_name) ||
+		    stat(p, &st) || st.st_mtime < best)
+			continue;
+		best = st.st_mtime;
+		fsp_strcpy(path, len, p);
+	}
+	closedir(dir);
+	return path[0] ? 0 : -ENOENT;
+}
+
+/* apt-get download pkgs (into CACHE/apt/debs: apt writes to its cwd). */
+static int download(struct apt *a, char pkgs[][192], int nr)
+{
+	const char *args[FSP_VM_MAX_DEBS + 2];
+	char d[PATH_MAX];
+	struct fsp_proc p;
+	int cwd, i, ret;
+
+	args[0] = "download";
+	for (i = 0; i < nr; i++)
+		args[i + 1] = pkgs[i];
+	args[nr + 1] = NULL;
+	if (fsp_fmt(d, sizeof(d), "%s/debs", a->dir))
+		return -ENAMETOOLONG;
+	cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cwd < 0)
+		return -errno;
+	if (chdir(d)) {
+		ret = -errno;
+		close(cwd);
+		return ret;
+	}
+	if (!a->quiet)
+		fprintf(stderr, "fsprobe vm: apt-get download %s%s into %s\n",
+			pkgs[0], nr > 1 ? " ..." : "", d);
+	ret = apt(a, "apt-get", args, 2, &p);
+	if (fchdir(cwd) && !ret)
+		ret = -errno;
+	close(cwd);
+	return ret;
+}
+
+/* The packages of release kver, downloaded; their paths in debs. */
+static int fetch_release(struct apt *a, const char *kver, char **debs,
+			 int *nr)
+{
+	static const char *const split[] = {
+		"linux-binary-", "linux-modules-", "linux-base-",
+	};
+	char pkgs[3][192], path[PATH_MAX];
+	int i, n = 0, ret;
+
+	if (fsp_fmt(pkgs[0], sizeof(pkgs[0]), "linux-binary-%s", kver))
+		return -ENAMETOOLONG;
+	if (known(a, pkgs[0])) {	/* sid's split: image is a metapackage */
+		for (i = 0; i < 3; i++)
+			snprintf(pkgs[i], sizeof(pkgs[i]), "%s%s", split[i],
+				 kver);
+		n = 3;
+	} else {
+		snprintf(pkgs[0], sizeof(pkgs[0]), "linux-image-%s", kver);
+		if (!known(a, pkgs[0])) {
+			snprintf(a->why, a->whylen, "apt knows no %s (nor "
+				 "linux-binary-%s)", pkgs[0], kver);
+			return -ENOENT;
+		}
+		n = 1;
+	}
+	ret = download(a, pkgs, n);
+	for (i = 0; !ret && i < n; i++) {
+		ret = downloaded(a, pkgs[i], path, sizeof(path));
+		if (ret)
+			snprintf(a->why, a->whylen, "%s: not downloaded",
+				 pkgs[i]);
+		else if (!(debs[(*nr)++] = strdup(path)))
+			ret = -ENOMEM;
+	}
+	return ret;
+}
+
+static void free_debs(char **debs, int *nr)
+{
+	while (*nr > 0)
+		free(debs[--*nr]);
+}
+
+/* The record of an earlier fetch, if all its files are still there. */
+static int from_record(const char *rec, char **debs, int *nr)
+{
+	char *text, *line, *save;
+	size_t len;
+	int ret = 0;
+
+	if (fsp_slurp(rec, &text, &len))
+		return -ENOENT;
+	for (line = strtok_r(text, "\n", &save); !ret && line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (*nr == FSP_VM_MAX_DEBS || access(line, R_OK))
+			ret = -ENOENT;
+		else if (!(debs[(*nr)++] = strdup(line)))
+			ret = -ENOMEM;
+	}
+	free(text);
+	if (!ret && !*nr)
+		ret = -ENOENT;
+	if (ret)
+		free_debs(debs, nr);
+	return ret;
+}
+
+static int to_record(const char *rec, char **debs, int nr)
+{
+	char *buf = NULL, *nb;
+	size_t len = 0;
+	int i, ret;
+
+	for (i = 0; i < nr; i++) {
+		nb = realloc(buf, len + strlen(debs[i]) + 2);
+		if (!nb) {
+			free(buf);
+			return -ENOMEM;
+		}
+		buf = nb;
+		len += sprintf(buf + len, "%s\n", debs[i]);
+	}
+	ret = put_file(rec, buf ? buf : "");
+	free(buf);
+	return ret;
+}
+
+/* VERSION as a file name: letters, digits and . + ~ _ - only. */
+static int valid_version(const char *v)
+{
+	size_t n = strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
+			  "TUVWXYZ0123456789.+~_-");
+
+	return *v && *v != '.' && *v != '-' && !v[n] && n < 128;
+}
+
+/* Resolve and download once; the lists as they are. */
+static int attempt(struct apt *a, const char *version, char **debs, int *nr)
+{
+	char kver[192];
+	size_t l = strlen(version);
+	int ret = 0;
+
+	/* A release ends in its flavour; a series is to be resolved. */
+	if (l > 6 && !strcmp(version + l - 6, "-amd64"))
+		fsp_strcpy(kver, sizeof(kver), version);
+	else
+		ret = newest_of(a, version, kver, sizeof(kver));
+	if (!ret && !a->quiet && strcmp(kver, version))
+		fprintf(stderr, "fsprobe vm: debian:%s is %s\n", version,
+			kver);
+	if (!ret)
+		ret = fetch_release(a, kver, debs, nr);
+	if (ret)
+		free_debs(debs, nr);
+	return ret;
+}
+
+int fsp_vm_apt_fetch(const char *version, int quiet, char **debs, int *nr,
+		     char *why, size_t whylen)
+{
+	struct apt a = { .quiet = quiet, .why = why, .whylen = whylen };
+	char rec[PATH_MAX], lists[PATH_MAX];
+	int ret;
+
+	*nr = 0;
+	why[0] = '\0';
+	if (!valid_version(version)) {
+		snprintf(why, whylen, "debian:%s: not a kernel version (such "
+			 "as 6.12, 6.1.0-57-amd64, 7.2.13+deb14-amd64)",
+			 version);
+		return -EINVAL;
+	}
+	ret = apt_init(&a);
+	if (ret)
+		return ret;
+	if (fsp_fmt(rec, sizeof(rec), "%s/kernels/%s", a.dir, version) ||
+	    fsp_fmt(lists, sizeof(lists), "%s/lists/lock", a.dir))
+		return -ENAMETOOLONG;
+	if (!from_record(rec, debs, nr)) {
+		if (!quiet)
+			fprintf(stderr, "fsprobe vm: debian:%s: %d package(s) "
+				"cached in %s/debs\n", version, *nr, a.dir);
+		return 0;
+	}
+	/* Lists from an earlier update first; a fresh update if they fail. */
+	ret = access(lists, F_OK) ? -ENOENT : attempt(&a, version, debs, nr);
+	if (ret) {
+		why[0] = '\0';
+		ret = apt_update(&a);
+		if (!ret)
+			ret = attempt(&a, version, debs, nr);
+	}
+	if (!ret)
+		ret = to_record(rec, debs, *nr);
+	if (ret && !why[0])
+		snprintf(why, whylen, "debian:%s: %s", version,
+			 strerror(-ret));
+	return ret;
+}
