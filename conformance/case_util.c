@@ -82,6 +82,21 @@ int fsp_mapping_measure(const struct fsp_target *t, struct fsp_mapping *m)
 	return m->pmd_kb < 0 ? -ENODATA : 0;
 }
 
+/*
+ * MADV_POPULATE_READ says EFAULT for a page the filesystem could not
+ * read; read(2) of the file says why (EIO). -EFAULT if it reads.
+ */
+static int read_errno(int fd, off_t len)
+{
+	off_t off;
+	char c;
+
+	for (off = 0; off < len; off += 1 << 20)
+		if (pread(fd, &c, 1, off) < 0)
+			return -errno;
+	return -EFAULT;
+}
+
 int fsp_map_file(const struct fsp_target *t, const char *name, int prot,
 		 int hint, struct fsp_mapping *m)
 {
@@ -116,6 +131,8 @@ int fsp_map_file(const struct fsp_target *t, const char *name, int prot,
 			     -errno : 0;
 	m->populate_rc = madvise(m->addr, m->len, MADV_POPULATE_READ) ?
 			 -errno : 0;
+	if (m->populate_rc == -EFAULT)
+		m->populate_rc = read_errno(m->fd, m->len);
 	ret = fsp_mapping_measure(t, m);
 	if (ret)
 		goto fail;
@@ -139,8 +156,12 @@ int fsp_mapping_verify(const struct fsp_mapping *m, unsigned int seed,
 		       unsigned long long *bad)
 {
 	uint64_t b = 0;
-	int ret = fsp_pattern_check(m->addr, 0, m->len, seed, &b);
+	int ret;
 
+	/* Not populated (an I/O error): touching it would be SIGBUS. */
+	if (m->populate_rc)
+		return m->populate_rc;
+	ret = fsp_pattern_check(m->addr, 0, m->len, seed, &b);
 	*bad = b;
 	return ret;
 }

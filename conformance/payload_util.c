@@ -123,7 +123,8 @@ int fsp_payload_layout(const char *path, char *why, size_t len)
 
 	if (ret) {
 		snprintf(why, len, "cannot read the ELF program headers of "
-			 "%s: %s", path, strerror(-ret));
+			 "%s: %s (%s)", path, strerror(-ret),
+			 fsp_errno_name(ret));
 		return ret;
 	}
 	v = fsp_elf_text_verdict(&info, &best);
@@ -206,8 +207,10 @@ void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 			      " build it with make)", t->payload_dir, copy);
 		return;
 	}
-	if (fsp_payload_layout(path, why, sizeof(why))) {
-		fsp_probe_set(p, FSP_SKIP, "%s", why);
+	ret = fsp_payload_layout(path, why, sizeof(why));
+	if (ret) {
+		/* EIO: the copy on the filesystem under test is unreadable. */
+		fsp_probe_set(p, ret == -EIO ? FSP_ERROR : FSP_SKIP, "%s", why);
 		return;
 	}
 	fsp_ev_str(p, "cold", t->cold_method);

@@ -175,7 +175,7 @@ static int measure(const struct fsp_target *t, struct fsp_probe *p,
 				      (unsigned long long)bad);
 		else if (ret)
 			fsp_probe_set(p, FSP_ERROR, "read(2) of %s: %s",
-				      m->file, strerror(-ret));
+				      m->file, fsp_errno_name(ret));
 	}
 	/* Map it: this faults (fault modes) or maps the cached folios. */
 	ret = fsp_map_file(t, m->file, PROT_READ, m->hint, &map);
@@ -202,7 +202,14 @@ static int measure(const struct fsp_target *t, struct fsp_probe *p,
 				p->routes |= t->shmem ? FSP_ROUTE_SHMEM :
 					     FSP_ROUTE_FAULT;
 		}
-		if (m->fault && fsp_mapping_verify(&map, m->seed,
+		/* An unreadable page would be SIGBUS when we touch it. */
+		if (m->fault && map.populate_rc && p->result == FSP_ERROR)
+			;	/* keep the first error */
+		else if (m->fault && map.populate_rc)
+			fsp_probe_set(p, FSP_ERROR, "MADV_POPULATE_READ on "
+				      "%s: %s", m->file,
+				      fsp_errno_name(map.populate_rc));
+		else if (m->fault && fsp_mapping_verify(&map, m->seed,
 						   (unsigned long long *)&bad))
 			fsp_probe_set(p, FSP_FAIL, "%s: wrong data through "
 				      "the mapping at byte %llu", m->file,

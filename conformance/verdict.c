@@ -81,6 +81,25 @@ enum fsp_outcome fsp_outcome_lookup(const char *name)
 	return FSP_NR_OUTCOMES;
 }
 
+/*
+ * Nothing measured: `error` if a probe could not run (an I/O error, say),
+ * with the first one's reason; 0 if no probe failed that way.
+ */
+static int no_measure_error(const struct fsp_probe *probes, int nr,
+			    struct fsp_verdict *v)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (probes[i].result == FSP_ERROR) {
+			v->verdict = FSP_V_ERROR;
+			snprintf(v->reason, sizeof(v->reason), "%s: %s",
+				 probes[i].c->name, probes[i].reason);
+			return 1;
+		}
+	return 0;
+}
+
 void fsp_verdict_derive(const struct fsp_probe *probes, int nr, int shmem,
 			int pmd_order, struct fsp_verdict *v)
 {
@@ -115,7 +134,7 @@ void fsp_verdict_derive(const struct fsp_probe *probes, int nr, int shmem,
 		v->verdict = v->routes & FSP_ROUTE_SHMEM ||
 			     (pmd_order > 0 && largest >= pmd_order) ?
 			     FSP_V_SHMEM_PMD : FSP_V_SHMEM_BASE;
-		if (!measured) {
+		if (!measured && !no_measure_error(probes, nr, v)) {
 			v->verdict = FSP_V_SKIP;
 			snprintf(v->reason, sizeof(v->reason),
 				 "no reach probe ran");
@@ -139,7 +158,7 @@ void fsp_verdict_derive(const struct fsp_probe *probes, int nr, int shmem,
 		snprintf(v->reason, sizeof(v->reason), largest == 0 ?
 			 "only order-0 folios observed" :
 			 "no PMD mapping; folio orders not measured");
-	} else {
+	} else if (!no_measure_error(probes, nr, v)) {
 		v->verdict = FSP_V_SKIP;
 		snprintf(v->reason, sizeof(v->reason),
 			 "no reach probe ran (select fault-pmd or read-order)");

@@ -321,7 +321,9 @@ static void exec_checks(const struct fsp_target *t, struct fsp_probe *p)
 	if (!pid) {
 		err = -ret;
 		fsp_ev_str(p, "execve_errno", fsp_errno_name(err));
-		fsp_probe_set(p, FSP_SKIP, "execve of the copy on this fs: %s",
+		/* EIO: the filesystem failed, not a limit of it. */
+		fsp_probe_set(p, err == EIO ? FSP_ERROR : FSP_SKIP,
+			      "execve of the copy on this fs: %s",
 			      fsp_errno_name(err));
 	} else {
 		/* vfork returned: the exec is done, denying writes. */

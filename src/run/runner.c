@@ -122,8 +122,9 @@ static int prepare_cases(const struct fsp_run_opts *o,
 			continue;
 		ret = o->cases[i]->prepare(t);
 		if (ret) {
-			snprintf(err, len, "%s: preparing files: %s",
-				 o->cases[i]->name, strerror(-ret));
+			snprintf(err, len, "%s: preparing files: %s (%s)",
+				 o->cases[i]->name, strerror(-ret),
+				 fsp_errno_name(ret));
 			return ret;
 		}
 	}
