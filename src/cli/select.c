@@ -176,6 +176,7 @@ int fsp_select_profiles(struct fsp_cli *cli, struct fsp_profile **out,
 				return report_profile_error(name + 8, &err,
 							    ret);
 			}
+			continue;
 		} else if (is_path(name)) {
 			ret = fsp_profile_load(name, &sel[i], &err);
 			if (ret) {
