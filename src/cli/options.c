@@ -65,7 +65,10 @@ static const struct fsp_option options[] = {
 	  "default: all)",
 	  .man = "A profile name (see \\fBlist\\fR) or a path to a "
 	  "\\fB.conf\\fR file;\n"
-	  "repeatable.\n" },
+	  "repeatable. \\fBfstests:\\fR\\fIPATH\\fR[\\fB:\\fR\\fISECTION\\fR] makes a "
+	  "profile of a section\n"
+	  "of an fstests local.config (FSTYP, MKFS_OPTIONS, the \\-o options of\n"
+	  "MOUNT_OPTIONS); the devices it names are never touched.\n" },
 	{ "probe", 'P', "PROBE", CMD_RUN | CMD_CHECK | CMD_VM, OPT_GUEST,
 	  LIST(probes, nr_probes),
 	  .help = "run only this probe (repeatable; default: all)",
