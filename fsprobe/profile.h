@@ -52,6 +52,19 @@ int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 int fsp_profile_load(const char *path, struct fsp_profile *p,
 		     struct fsp_profile_error *err);
 void fsp_profile_free(struct fsp_profile *p);
+/*
+ * A profile of an fstests config section (local.config: [section],
+ * KEY=value, export, quotes): FSTYP, MKFS_OPTIONS, MOUNT_OPTIONS. The
+ * devices it names are never used. section NULL: the first one. Errors
+ * carry the line; file names the source in the profile's description.
+ */
+int fsp_profile_parse_fstests(const char *file, const char *text,
+			      size_t len, const char *section,
+			      struct fsp_profile *p,
+			      struct fsp_profile_error *err);
+int fsp_profile_load_fstests(const char *path, const char *section,
+			     struct fsp_profile *p,
+			     struct fsp_profile_error *err);
 
 /* Profiles of a directory, sorted by name; *nr set. */
 int fsp_profile_load_dir(const char *dir, struct fsp_profile **out, int *nr,

@@ -8,13 +8,44 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
 
+/* render kcidb FILE [MORE.json...]: a matrix of the documents; the
+ * origin and checkout come from $KCIDB_ORIGIN and $KCIDB_CHECKOUT. */
+static int kcidb(struct fsp_res_doc *a, int nr, char **more)
+{
+	const char *origin = getenv("KCIDB_ORIGIN");
+	struct fsp_kcidb_opts o = {
+		.origin = origin ? origin : "fsprobe",
+		.checkout = getenv("KCIDB_CHECKOUT"),
+	};
+	struct fsp_res_doc *docs[16] = { a };
+	char err[512];
+	int i, ret = -EINVAL;
+
+	if (nr >= 16)
+		return -E2BIG;
+	for (i = 0; i < nr; i++) {
+		if (fsp_doc_load(more[i], &docs[i + 1], err, sizeof(err))) {
+			fprintf(stderr, "render: %s\n", err);
+			goto out;
+		}
+	}
+	ret = fsp_report_kcidb(stdout, (const struct fsp_res_doc *const *)docs,
+			       nr + 1, &o);
+out:
+	for (i = 1; i <= nr; i++)
+		fsp_res_doc_free(docs[i]);
+	return ret;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: render table|table-v|ktap|junit|html FILE\n"
+	fprintf(stderr, "usage: render table|table-v|ktap|junit|html|lava FILE\n"
+		"       render kcidb FILE [MORE.json...]\n"
 		"       render compare OLD.json NEW.json\n");
 	return 2;
 }
@@ -43,6 +74,10 @@ int main(int argc, char **argv)
 		ret = fsp_report_ktap(stdout, a);
 	} else if (!strcmp(argv[1], "junit") && argc == 3) {
 		ret = fsp_report_junit(stdout, a);
+	} else if (!strcmp(argv[1], "lava") && argc == 3) {
+		ret = fsp_report_lava(stdout, a);
+	} else if (!strcmp(argv[1], "kcidb") && argc >= 3) {
+		ret = kcidb(a, argc - 3, argv + 3);
 	} else if (!strcmp(argv[1], "compare") && argc == 4) {
 		if (fsp_doc_load(argv[3], &b, err, sizeof(err))) {
 			fprintf(stderr, "render: %s\n", err);

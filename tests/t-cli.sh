@@ -19,8 +19,8 @@ ok $? "--version prints the configure.ac version ($v)"
 
 # The option and environment lists of --help and of the man page.
 M="$builddir/man/fsprobe.8"; [ -f "$M" ] || M="$srcdir/man/fsprobe.8"
-sed -n '/^Options:/,/^$/{/^ /p;}' "$T/help" | cut -c1-25 | sed 's/,//' |
-	awk 'NF { $1 = $1; print }' > "$T/help-opts"
+sed -n '/^Options:/,/^$/{/^ /p;}' "$T/help" | grep -v '^ \{10\}' |
+	sed -e 's/^ *//' -e 's/  .*//' -e 's/,//' > "$T/help-opts"
 sed -n '/^\.SH OPTIONS/,/^\.SH /{/^\.TP/{n;p;}}' "$M" |
 	sed -e 's/\\-/-/g' -e 's/\\f[BIR]//g' -e 's/^\.BR* //' \
 	    -e 's/ ", " / /' -e 's/ =/=/' > "$T/man-opts"

@@ -225,6 +225,76 @@ static void test_file_errors(const char *datadir)
 	TAP_EQ_LONG(ret, -ENOENT, "missing file is -ENOENT");
 }
 
+/* fstests local.config sections (tests/data/local.config). */
+static void test_fstests(const char *datadir)
+{
+	static const char *const bad_texts[][3] = {
+		{ "[a]\nFSTYP=xfs\njunk\n", "3", "not KEY=value" },
+		{ "[a]\nFSTYP=\"xfs\n", "2", "unterminated" },
+		{ "[a\nFSTYP=xfs\n", "1", "bad section header" },
+		{ "[a]\nFSTYP=`echo xfs`\n", "2", "shell expansion" },
+		{ "[a]\nFSTYP=xfs\nMKFS_OPTIONS=/dev/sda\n", "1",
+		  "names a device" },
+	};
+	struct fsp_profile p;
+	struct fsp_profile_error err;
+	char path[4096];
+	size_t i;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/local.config", datadir);
+	ret = fsp_profile_load_fstests(path, "xfs_4k", &p, &err);
+	TAP_EQ_LONG(ret, 0, "fstests [xfs_4k] loads");
+	TAP_EQ_STR(p.name, "fstests-xfs_4k", "its name");
+	TAP_EQ_STR(p.fs, "xfs", "FSTYP=xfs");
+	tap_ok(p.nr_mkfs == 5 && !strcmp(p.mkfs[0], "mkfs.xfs") &&
+	       !strcmp(p.mkfs[1], "-f") && !strcmp(p.mkfs[4], "size=4096"),
+	       "mkfs.xfs -f -q -b size=4096 (%d words)", p.nr_mkfs);
+	TAP_EQ_STR(p.mount_options, "", "MOUNT_OPTIONS=\"\"");
+	tap_ok(strstr(p.description, "never touched") != NULL,
+	       "the description says its devices are never touched");
+	tap_ok(p.kind == FSP_PROFILE_DEVICE, "a device profile");
+	fsp_profile_free(&p);
+
+	ret = fsp_profile_load_fstests(path, "ext4_1k", &p, &err);
+	TAP_EQ_LONG(ret, 0, "fstests [ext4_1k] loads (export, quotes, "
+		    "comment)");
+	tap_ok(!strcmp(p.fs, "ext4") && p.nr_mkfs == 5 &&
+	       !strcmp(p.mkfs[1], "-F") && !strcmp(p.mkfs[4], "1024"),
+	       "mkfs.ext4 -F -q -b 1024");
+	TAP_EQ_STR(p.mount_options, "noatime,nodiratime",
+		   "MOUNT_OPTIONS \"-o noatime -onodiratime\" as options");
+	fsp_profile_free(&p);
+
+	ret = fsp_profile_load_fstests(path, NULL, &p, &err);
+	tap_ok(!ret && !strcmp(p.fs, "xfs"), "no section: the first one");
+	fsp_profile_free(&p);
+
+	ret = fsp_profile_load_fstests(path, "bad", &p, &err);
+	tap_ok(ret == -EINVAL && err.line == 20 &&
+	       strstr(err.msg, "shell expansion"),
+	       "[bad]: $EXTRA refused at line 20 (%d: %s)", err.line,
+	       err.msg);
+	ret = fsp_profile_load_fstests(path, "nope", &p, &err);
+	tap_ok(ret == -EINVAL && strstr(err.msg, "no section [nope]"),
+	       "a missing section is named (%s)", err.msg);
+	ret = fsp_profile_parse_fstests("t", "[a]\nMKFS_OPTIONS=-q\n", 20,
+					"a", &p, &err);
+	tap_ok(ret == -EINVAL && err.line == 1 && strstr(err.msg, "FSTYP"),
+	       "a section without FSTYP (%d: %s)", err.line, err.msg);
+	for (i = 0; i < sizeof(bad_texts) / sizeof(bad_texts[0]); i++) {
+		ret = fsp_profile_parse_fstests("t", bad_texts[i][0],
+						strlen(bad_texts[i][0]), "a",
+						&p, &err);
+		tap_ok(ret == -EINVAL && err.line == atoi(bad_texts[i][1]) &&
+		       strstr(err.msg, bad_texts[i][2]),
+		       "fstests bad %zu: line %d, '%s'", i, err.line, err.msg);
+	}
+	ret = fsp_profile_load_fstests("/nonexistent/local.config", NULL,
+				       &p, &err);
+	TAP_EQ_LONG(ret, -ENOENT, "missing local.config is -ENOENT");
+}
+
 int main(void)
 {
 	const char *src = getenv("srcdir") ? getenv("srcdir") : ".";
@@ -238,5 +308,6 @@ int main(void)
 	test_kind_texts();
 	test_shipped(dir);
 	test_file_errors(data);
+	test_fstests(data);
 	return tap_done();
 }

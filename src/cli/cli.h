@@ -23,7 +23,9 @@ enum fsp_cmd_id {
 	CMD_ALL = 0x7f,
 };
 
-enum fsp_format { FMT_TABLE, FMT_JSON, FMT_KTAP, FMT_JUNIT, FMT_HTML };
+enum fsp_format {
+	FMT_TABLE, FMT_JSON, FMT_KTAP, FMT_JUNIT, FMT_HTML, FMT_KCIDB, FMT_LAVA,
+};
 
 struct fsp_cli {
 	enum fsp_cmd_id cmd;
@@ -35,6 +37,8 @@ struct fsp_cli {
 	enum fsp_format format;
 	int format_set;
 	const char *output;
+	const char *kcidb_origin;	/* -f kcidb: NULL means "fsprobe" */
+	const char *kcidb_checkout;	/* -f kcidb: NULL: the kernel release */
 	unsigned long size_mb;
 	int keep;
 	int verbose;

@@ -21,7 +21,8 @@
 
 enum {
 	OPT_SIZE = 256, OPT_KEEP, OPT_MODULES, OPT_DEB,
-	OPT_TIMEOUT, OPT_HELP_MAN,
+	OPT_TIMEOUT, OPT_HELP_MAN, OPT_KCIDB_ORIGIN,
+	OPT_KCIDB_CHECKOUT,
 };
 
 /* How an option's value is stored in struct fsp_cli, at off. */
@@ -65,7 +66,10 @@ static const struct fsp_option options[] = {
 	  "default: all)",
 	  .man = "A profile name (see \\fBlist\\fR) or a path to a "
 	  "\\fB.conf\\fR file;\n"
-	  "repeatable.\n" },
+	  "repeatable. \\fBfstests:\\fR\\fIPATH\\fR[\\fB:\\fR\\fISECTION\\fR] makes a "
+	  "profile of a section\n"
+	  "of an fstests local.config (FSTYP, MKFS_OPTIONS, the \\-o options of\n"
+	  "MOUNT_OPTIONS); the devices it names are never touched.\n" },
 	{ "probe", 'P', "PROBE", CMD_RUN | CMD_CHECK | CMD_VM, OPT_GUEST,
 	  LIST(probes, nr_probes),
 	  .help = "run only this probe (repeatable; default: all)",
@@ -98,12 +102,28 @@ static const struct fsp_option options[] = {
 	  "alone. See \\fBFSPROBE_PIN_CPUS\\fR.\n" },
 	{ "format", 'f', "FMT", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM, 0,
 	  .type = OT_FORMAT, F(format),
-	  .help = "output format: table, json, ktap, junit or html "
-	  "(default: table)",
+	  .help = "output format: table, json, ktap, junit, html, kcidb or "
+	  "lava (default: table)",
 	  .man = "\\fBtable\\fR (default), \\fBjson\\fR, \\fBktap\\fR, "
-	  "\\fBjunit\\fR or \\fBhtml\\fR\n"
+	  "\\fBjunit\\fR, \\fBhtml\\fR\n"
 	  "(one self-contained page; \\fBrun\\fR, \\fBcheck\\fR and "
-	  "\\fBvm\\fR).\n" },
+	  "\\fBvm\\fR), \\fBkcidb\\fR\n"
+	  "(a KCIDB v5 document for kcidb-submit) or \\fBlava\\fR (a result "
+	  "file for\n"
+	  "Linaro's send-to-lava.sh); see docs/kernelci.md.\n" },
+	{ "kcidb-origin", OPT_KCIDB_ORIGIN, "ORIGIN",
+	  CMD_RUN | CMD_CHECK | CMD_VM, 0, .type = OT_STR, F(kcidb_origin),
+	  .help = "-f kcidb: the submitting CI system (default: fsprobe)",
+	  .man = "\\fB\\-f kcidb\\fR: the origin of every object and the "
+	  "prefix of its id,\n"
+	  "[a\\-z0\\-9_]+ (default \\fBfsprobe\\fR).\n" },
+	{ "kcidb-checkout", OPT_KCIDB_CHECKOUT, "ID",
+	  CMD_RUN | CMD_CHECK | CMD_VM, 0, .type = OT_STR, F(kcidb_checkout),
+	  .help = "-f kcidb: checkout id after ORIGIN: (default: the kernel "
+	  "release)",
+	  .man = "\\fB\\-f kcidb\\fR: the checkout id after "
+	  "\\fIORIGIN\\fR: (default: the kernel\n"
+	  "release), e.g. the id KernelCI gave the tested tree.\n" },
 	{ "output", 'o', "FILE", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM, 0,
 	  .type = OT_STR, F(output),
 	  .help = "write the report to FILE instead of stdout",
@@ -315,7 +335,12 @@ static void usage_options(FILE *out)
 			snprintf(syn, sizeof(syn), "    --%s%s%s", o->name,
 				 o->arg ? "=" : "", o->arg ? o->arg : "");
 		cmd_names(o->cmds, cmds, sizeof(cmds));
-		fprintf(out, "  %-22s %s [%s]\n", syn, o->help, cmds);
+		/* A synopsis too wide for the column gets a line of its own. */
+		if (strlen(syn) > 22)
+			fprintf(out, "  %s\n  %-22s %s [%s]\n", syn, "",
+				o->help, cmds);
+		else
+			fprintf(out, "  %-22s %s [%s]\n", syn, o->help, cmds);
 	}
 }
 
@@ -428,7 +453,7 @@ static const char *opt_flag(const struct fsp_option *o, char *buf,
 static int parse_format(const char *s, enum fsp_format *f)
 {
 	static const char *const names[] = {
-		"table", "json", "ktap", "junit", "html",
+		"table", "json", "ktap", "junit", "html", "kcidb", "lava",
 	};
 	size_t i;
 
@@ -511,7 +536,7 @@ static int set_option(struct fsp_cli *cli, const struct fsp_option *o,
 	case OT_FORMAT:
 		if (parse_format(arg, FIELD(cli, o, enum fsp_format)))
 			return fsp_usage_error("unknown format '%s' "
-				"(table, json, ktap, junit, html)", arg);
+				"(table, json, ktap, junit, html, kcidb, lava)", arg);
 		cli->format_set = 1;
 		break;
 	}
@@ -552,6 +577,7 @@ static const char *opt_value(const struct fsp_cli *cli,
 	static const char *const formats[] = {
 		[FMT_TABLE] = "table", [FMT_JSON] = "json",
 		[FMT_KTAP] = "ktap", [FMT_JUNIT] = "junit", [FMT_HTML] = "html",
+		[FMT_KCIDB] = "kcidb", [FMT_LAVA] = "lava",
 	};
 
 	switch (o->type) {

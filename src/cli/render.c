@@ -26,8 +26,16 @@ static int want_colour(const struct fsp_cli *cli, FILE *out)
 int fsp_render(const struct fsp_cli *cli, const struct fsp_res_doc *doc)
 {
 	struct fsp_render_opts o = { .verbose = cli->verbose };
+	struct fsp_kcidb_opts kopts = {
+		.origin = cli->kcidb_origin ? cli->kcidb_origin : "fsprobe",
+		.checkout = cli->kcidb_checkout,
+	};
 	FILE *out = stdout;
 	int ret = 0;
+
+	if (cli->format == FMT_KCIDB && !fsp_kcidb_origin_valid(kopts.origin))
+		return fsp_usage_error("--kcidb-origin takes [a-z0-9_]+, not "
+				       "'%s'", kopts.origin);
 
 	if (cli->output) {
 		out = fopen(cli->output, "we");
@@ -53,6 +61,12 @@ int fsp_render(const struct fsp_cli *cli, const struct fsp_res_doc *doc)
 		break;
 	case FMT_HTML:
 		ret = fsp_report_html(out, doc);
+		break;
+	case FMT_KCIDB:
+		ret = fsp_report_kcidb(out, &doc, 1, &kopts);
+		break;
+	case FMT_LAVA:
+		ret = fsp_report_lava(out, doc);
 		break;
 	}
 	if (fflush(out) || ferror(out))

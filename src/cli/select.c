@@ -89,6 +89,23 @@ static int is_path(const char *s)
 	return strchr(s, '/') || (l > 5 && !strcmp(s + l - 5, ".conf"));
 }
 
+/* -p fstests:PATH[:SECTION]: a section of an fstests local.config. */
+static int load_fstests(const char *arg, struct fsp_profile *p,
+			struct fsp_profile_error *err)
+{
+	const char *colon = strrchr(arg, ':');
+	char path[PATH_MAX];
+	size_t n = colon && !strchr(colon, '/') ? (size_t)(colon - arg) :
+		   strlen(arg);
+
+	if (n >= sizeof(path))
+		return -ENAMETOOLONG;
+	memcpy(path, arg, n);
+	path[n] = '\0';
+	return fsp_profile_load_fstests(path, n < strlen(arg) ? arg + n + 1 :
+					NULL, p, err);
+}
+
 static int report_profile_error(const char *path,
 				const struct fsp_profile_error *err, int ret)
 {
@@ -151,7 +168,16 @@ int fsp_select_profiles(struct fsp_cli *cli, struct fsp_profile **out,
 	for (i = 0; i < cli->nr_profiles; i++) {
 		const char *name = cli->profiles[i];
 
-		if (is_path(name)) {
+		if (!strncmp(name, "fstests:", 8)) {
+			ret = load_fstests(name + 8, &sel[i], &err);
+			if (ret) {
+				fsp_profile_free_all(sel, i);
+				fsp_profile_free_all(all, nall);
+				return report_profile_error(name + 8, &err,
+							    ret);
+			}
+			continue;
+		} else if (is_path(name)) {
 			ret = fsp_profile_load(name, &sel[i], &err);
 			if (ret) {
 				fsp_profile_free_all(sel, i);

@@ -53,6 +53,22 @@ int fsp_report_json(FILE *out, const struct fsp_res_doc *doc);
 int fsp_report_ktap(FILE *out, const struct fsp_res_doc *doc);
 /* JUnit XML: one <testsuite> per profile, one <testcase> per probe. */
 int fsp_report_junit(FILE *out, const struct fsp_res_doc *doc);
+/* KCIDB (kcidb-io schema v5.3): origin and checkout id for the ids. */
+struct fsp_kcidb_opts {
+	const char *origin;	/* [a-z0-9_]+ */
+	const char *checkout;	/* NULL: the kernel release */
+};
+/* origin matches KCIDB's origin pattern [a-z0-9_]+. */
+int fsp_kcidb_origin_valid(const char *origin);
+/* The KCIDB document of nr result documents (a run, or a matrix's);
+ * NULL if the origin is not valid. */
+struct json_object *fsp_kcidb_json(const struct fsp_res_doc *const *docs,
+				   int nr, const struct fsp_kcidb_opts *o);
+int fsp_report_kcidb(FILE *out, const struct fsp_res_doc *const *docs,
+		     int nr, const struct fsp_kcidb_opts *o);
+/* LAVA: "NAME RESULT [MEASUREMENT UNITS]" lines, as Linaro's
+ * test-definitions send-to-lava.sh reads them. */
+int fsp_report_lava(FILE *out, const struct fsp_res_doc *doc);
 /*
  * Verdict and probe result changes between two runs, for people. *worse
  * is set to 1 if a measured verdict ranks lower than before or a probe
