@@ -127,6 +127,7 @@ static void header(FILE *out, const struct fsp_res_doc *doc)
 {
 	char ps[32] = "?", po[16] = "?";
 	int ro = doc->thp.read_only_thp_for_fs;
+	const char *st = doc->thp.read_only_thp_for_fs_state;
 
 	if (doc->page_size >= 0)
 		snprintf(ps, sizeof(ps), "%lld", doc->page_size);
@@ -138,6 +139,7 @@ static void header(FILE *out, const struct fsp_res_doc *doc)
 	fprintf(out, "THP enabled=%s shmem_enabled=%s; "
 		"CONFIG_READ_ONLY_THP_FOR_FS %s\n\n",
 		or(doc->thp.enabled, "?"), or(doc->thp.shmem_enabled, "?"),
+		st && !strcmp(st, "absent") ? "absent (not in the config)" :
 		ro < 0 ? "unknown (no kernel config found)" :
 		ro ? "=y" : "not set");
 }
