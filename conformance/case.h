@@ -55,6 +55,7 @@ enum {
 	FSP_ROUTE_FAULT = 1 << 0,
 	FSP_ROUTE_COLLAPSE = 1 << 1,
 	FSP_ROUTE_SHMEM = 1 << 2,
+	FSP_ROUTE_KHUGEPAGED = 1 << 3,
 };
 
 struct fsp_probe {

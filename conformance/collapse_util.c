@@ -64,8 +64,12 @@ const char *fsp_collapse_why(int err, const struct fsp_target *t)
 		if (t->shmem)
 			return "shmem range refused: huge=deny, or THP "
 			       "disabled for this process";
-		if (t->si->ro_thp == 0)
+		if (t->si->ro_thp_state == FSP_KOPT_NOT_SET)
 			return "READ_ONLY_THP_FOR_FS not set";
+		if (t->si->ro_thp_state == FSP_KOPT_ABSENT)
+			return "range not collapsible although the mapping "
+			       "may reach PMD order (dirty, open for write, "
+			       "or private COW pages)";
 		if (t->si->ro_thp > 0)
 			return "refused although READ_ONLY_THP_FOR_FS=y: range "
 			       "not collapsible (dirty, open for write, or "
@@ -126,10 +130,28 @@ void fsp_ev_pmd_kb(struct fsp_probe *p, const struct fsp_target *t,
 	fsp_ev_int(p, name, kb);
 }
 
+/*
+ * A refusal where the kernel has no READ_ONLY_THP_FOR_FS: only a mapping
+ * whose folios may reach PMD order collapses, so a largest observed order
+ * below it is the cause. order: this probe's measurement before the call.
+ */
+static int refused_by_order(const struct fsp_target *t, struct fsp_probe *p,
+			    const struct fsp_collapse_try *c, int order)
+{
+	if (c->rc != -EINVAL || t->shmem ||
+	    t->si->ro_thp_state != FSP_KOPT_ABSENT || order < 0 ||
+	    t->si->pmd_order < 0 || order >= t->si->pmd_order)
+		return 0;
+	fsp_probe_set(p, FSP_SKIP, "MADV_COLLAPSE: EINVAL: largest folio "
+		      "order observed %d < PMD order %d", order,
+		      t->si->pmd_order);
+	return 1;
+}
+
 /* The result, once the numbers are recorded. */
 static void judge(const struct fsp_target *t, struct fsp_probe *p,
 		  const struct fsp_collapse_try *c, long before, long after,
-		  long len_kb)
+		  long len_kb, int order)
 {
 	const char *ctr = t->shmem ? "ShmemPmdMapped" : "FilePmdMapped";
 
@@ -150,6 +172,8 @@ static void judge(const struct fsp_target *t, struct fsp_probe *p,
 		fsp_ev_bool(p, "already_pmd_mapped", before > 0);
 		return;
 	}
+	if (refused_by_order(t, p, c, order))
+		return;
 	if (c->rc == -EAGAIN)
 		fsp_probe_set(p, FSP_SKIP, "MADV_COLLAPSE: EAGAIN after %d "
 			      "attempts (%s)", c->attempts,
@@ -256,6 +280,8 @@ void fsp_collapse_run(const struct fsp_target *t, struct fsp_probe *p,
 		fsp_ev_bool(p, "read_only_thp_for_fs", t->si->ro_thp);
 	else
 		fsp_ev_str(p, "read_only_thp_for_fs", NULL);
+	fsp_ev_str(p, "read_only_thp_for_fs_state",
+		   fsp_kopt_name(t->si->ro_thp_state));
 	fsp_ev_str(p, "config_source", t->si->config_source);
 
 	/* No hint: the fault path builds what it builds unasked. */
@@ -302,7 +328,7 @@ void fsp_collapse_run(const struct fsp_target *t, struct fsp_probe *p,
 			      "after MADV_COLLAPSE at byte %llu", bad);
 		fsp_ev_int(p, "bad_offset", bad);
 	}
-	judge(t, p, &c, before, after, (long)(m.len >> 10));
+	judge(t, p, &c, before, after, (long)(m.len >> 10), order);
 out:
 	fsp_unmap_file(&m);
 }

@@ -38,7 +38,7 @@ static const char *const outcomes[FSP_NR_OUTCOMES] = {
 };
 
 const char *const fsp_route_names[FSP_NR_ROUTES] = {
-	"fault", "collapse", "shmem",
+	"fault", "collapse", "shmem", "khugepaged",
 };
 
 const struct fsp_verdict_info *fsp_verdict_info(enum fsp_verdict_id v)
@@ -143,7 +143,7 @@ void fsp_verdict_derive(const struct fsp_probe *probes, int nr, int shmem,
 	}
 	if (v->routes & FSP_ROUTE_FAULT) {
 		v->verdict = FSP_V_PMD;
-	} else if (v->routes & FSP_ROUTE_COLLAPSE) {
+	} else if (v->routes & (FSP_ROUTE_COLLAPSE | FSP_ROUTE_KHUGEPAGED)) {
 		v->verdict = FSP_V_PMD_COLLAPSE_ONLY;
 		snprintf(v->reason, sizeof(v->reason),
 			 "PMD only through MADV_COLLAPSE: huge text is lost "

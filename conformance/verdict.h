@@ -43,7 +43,7 @@ int fsp_verdict_measured(enum fsp_verdict_id v);
 enum fsp_outcome fsp_outcome_lookup(const char *name);
 
 /* Route names: bit i of FSP_ROUTE_* is fsp_route_names[i]. */
-#define FSP_NR_ROUTES 3
+#define FSP_NR_ROUTES 4
 extern const char *const fsp_route_names[FSP_NR_ROUTES];
 
 struct fsp_verdict {

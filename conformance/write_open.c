@@ -203,7 +203,8 @@ static void write_checks(const struct fsp_target *t, struct fsp_probe *p,
 		   c.rc ? fsp_errno_name(c.rc) : NULL);
 	fsp_ev_int(p, "collapse_while_open_attempts", c.attempts);
 	fsp_ev_bool(p, "collapse_refused_while_open", c.rc != 0);
-	if (c.rc == -EINVAL && !t->shmem && t->si->ro_thp == 0)
+	if (c.rc == -EINVAL && !t->shmem &&
+	    t->si->ro_thp_state == FSP_KOPT_NOT_SET)
 		fsp_ev_str(p, "collapse_while_open_note", "EINVAL says "
 			   "nothing here: READ_ONLY_THP_FOR_FS not set");
 

@@ -102,7 +102,8 @@ static int slurp_gz(const char *path, char **out)
 	return 0;
 }
 
-int fsp_kconfig_get(const char *sym, char *val, char *source, size_t len)
+/* The running kernel's config text, read once; NULL without one. */
+static const char *config_text(const char **source)
 {
 	static char *cached;
 	static char cached_src[64];
@@ -119,20 +120,72 @@ int fsp_kconfig_get(const char *sym, char *val, char *source, size_t len)
 			snprintf(path, sizeof(path), "/boot/config-%s",
 				 u.release);
 			if (fsp_slurp(path, &cached, NULL))
-				return -ENOENT;
+				return NULL;
 			snprintf(cached_src, sizeof(cached_src), "%.63s", path);
 		}
 	}
 	if (source)
-		fsp_strcpy(source, len, cached_src);
-	return fsp_kconfig_parse(cached, sym, val);
+		*source = cached_src;
+	return cached;
+}
+
+int fsp_kconfig_get(const char *sym, char *val, char *source, size_t len)
+{
+	const char *src, *text = config_text(&src);
+
+	if (!text)
+		return -ENOENT;
+	if (source)
+		fsp_strcpy(source, len, src);
+	return fsp_kconfig_parse(text, sym, val);
+}
+
+/* Does line p start with "# SYM is not set"? */
+static int not_set_line(const char *p, const char *sym, size_t l)
+{
+	return !strncmp(p, "# ", 2) && !strncmp(p + 2, sym, l) &&
+	       !strncmp(p + 2 + l, " is not set", 11);
+}
+
+enum fsp_kopt fsp_kconfig_state_parse(const char *text, const char *sym)
+{
+	size_t l = strlen(sym);
+	const char *p = text;
+
+	if (!text)
+		return FSP_KOPT_UNKNOWN;
+	while (p && *p) {
+		if (!strncmp(p, sym, l) && p[l] == '=')
+			return p[l + 1] == 'n' ? FSP_KOPT_NOT_SET :
+			       FSP_KOPT_SET;
+		if (not_set_line(p, sym, l))
+			return FSP_KOPT_NOT_SET;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return FSP_KOPT_ABSENT;
+}
+
+enum fsp_kopt fsp_kconfig_state(const char *sym)
+{
+	return fsp_kconfig_state_parse(config_text(NULL), sym);
+}
+
+int fsp_sysinfo_config_text(struct fsp_sysinfo *si, const char *text)
+{
+	si->ro_thp_state = fsp_kconfig_state_parse(text,
+					"CONFIG_READ_ONLY_THP_FOR_FS");
+	si->ro_thp = si->ro_thp_state == FSP_KOPT_UNKNOWN ? -1 :
+		     si->ro_thp_state == FSP_KOPT_SET;
+	return 0;
 }
 
 int fsp_sysinfo_read(struct fsp_sysinfo *si)
 {
 	struct utsname u;
 	unsigned long pmd;
-	char v;
+	const char *src = "", *text;
 
 	memset(si, 0, sizeof(*si));
 	uname(&u);
@@ -152,10 +205,8 @@ int fsp_sysinfo_read(struct fsp_sysinfo *si)
 	read_selected("shmem_enabled", si->thp_shmem_enabled,
 		      sizeof(si->thp_shmem_enabled));
 	read_selected("defrag", si->thp_defrag, sizeof(si->thp_defrag));
-	if (fsp_kconfig_get("CONFIG_READ_ONLY_THP_FOR_FS", &v,
-			    si->config_source, sizeof(si->config_source)))
-		si->ro_thp = -1;
-	else
-		si->ro_thp = v == 'y';
-	return 0;
+	text = config_text(&src);
+	if (text)
+		fsp_strcpy(si->config_source, sizeof(si->config_source), src);
+	return fsp_sysinfo_config_text(si, text);
 }

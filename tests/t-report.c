@@ -743,6 +743,61 @@ static void test_load(void)
 	fsp_res_doc_free(doc);
 }
 
+/* A copy of doc with thp.read_only_thp_for_fs_state set to v. */
+static struct fsp_res_doc *set_ro_state(const struct fsp_res_doc *from,
+					struct json_object *v)
+{
+	struct json_object *doc = fsp_res_doc_json(from);
+
+	json_object_object_add(fsp_json_get(doc, "thp"),
+			       "read_only_thp_for_fs_state", v);
+	return decode(doc);
+}
+
+/*
+ * The option's state: decoded, encoded beside the boolean, shown by the
+ * table and compare headers; documents without the key stay without it.
+ */
+static void test_ro_state(struct fsp_res_doc *new, struct fsp_res_doc *old)
+{
+	struct fsp_res_doc *abs = set_ro_state(new,
+				json_object_new_string("absent"));
+	struct fsp_res_doc *bad = set_ro_state(new,
+				json_object_new_string("maybe"));
+	struct json_object *o = fsp_res_doc_json(new);
+	const char *js;
+	int worse, ret;
+	char *t, *c;
+
+	tap_ok(!fsp_json_get(fsp_json_get(o, "thp"),
+			     "read_only_thp_for_fs_state"),
+	       "ro state: a document without the key is encoded without it");
+	json_object_put(o);
+	tap_ok(!bad, "ro state: 'maybe' is refused by the decoder");
+	tap_ok(abs && abs->thp.has_ro_state &&
+	       !strcmp(abs->thp.read_only_thp_for_fs_state, "absent"),
+	       "ro state: 'absent' decoded");
+	if (!abs)
+		return;
+	o = fsp_res_doc_json(abs);
+	js = json_object_to_json_string(fsp_json_get(o, "thp"));
+	tap_ok(!!strstr(js, "\"read_only_thp_for_fs\": false, "
+		      "\"read_only_thp_for_fs_state\": \"absent\", "
+		      "\"config_source\""),
+	       "ro state: encoded after the boolean (%s)", js);
+	json_object_put(o);
+	t = render(table_plain, abs, &ret);
+	tap_ok(t && strstr(t, "READ_ONLY_THP_FOR_FS absent (not in the "
+			   "config)"), "ro state: table header says absent");
+	c = compare(old, abs, &worse, &ret);
+	tap_ok(c && strstr(c, "  new: kernel 6.18.0 (x86_64, fsprobe 0.1.0, "
+			   "READ_ONLY_THP_FOR_FS absent, THP enabled="),
+	       "ro state: compare header says absent");
+	free(t);
+	free(c);
+	fsp_res_doc_free(abs);
+}
+
 int main(void)
 {
 	struct fsp_res_doc *new, *old, *esc;
@@ -765,6 +820,7 @@ int main(void)
 	test_table(new, old);
 	test_tolerant();
 	test_compare(new, old);
+	test_ro_state(new, old);
 	test_load();
 	fsp_res_doc_free(new);
 	fsp_res_doc_free(old);

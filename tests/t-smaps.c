@@ -27,6 +27,47 @@ static char *load(const char *name, size_t *len)
 }
 
 /*
+ * READ_ONLY_THP_FOR_FS through the sysinfo parser on recorded config
+ * text: =y is set, "is not set" is not set, no line at all is absent
+ * (the kernel removed it), and no config at all is unknown (null).
+ */
+static void test_ro_thp_state(void)
+{
+	static const struct {
+		const char *file;
+		enum fsp_kopt state;
+		int ro;
+		const char *name;
+	} c[] = {
+		{ "config-ro-thp-y", FSP_KOPT_SET, 1, "set" },
+		{ "config-ro-thp-not-set", FSP_KOPT_NOT_SET, 0, "not set" },
+		{ "config-ro-thp-absent", FSP_KOPT_ABSENT, 0, "absent" },
+	};
+	struct fsp_sysinfo si;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char *text = load(c[i].file, NULL);
+
+		memset(&si, 0, sizeof(si));
+		fsp_sysinfo_config_text(&si, text);
+		tap_ok(si.ro_thp_state == c[i].state && si.ro_thp == c[i].ro &&
+		       !strcmp(fsp_kopt_name(si.ro_thp_state), c[i].name),
+		       "%s: READ_ONLY_THP_FOR_FS %s (state %d, boolean %d)",
+		       c[i].file, c[i].name, si.ro_thp_state, si.ro_thp);
+		free(text);
+	}
+	fsp_sysinfo_config_text(&si, NULL);
+	tap_ok(si.ro_thp_state == FSP_KOPT_UNKNOWN && si.ro_thp == -1 &&
+	       !fsp_kopt_name(si.ro_thp_state),
+	       "no config: unknown, boolean -1, no name");
+	tap_ok(fsp_kconfig_state_parse("CONFIG_READ_ONLY_THP_FOR_FS_X=y\n"
+				       "# CONFIG_READ_ONLY_THP_FOR_FSX is not "
+				       "set\n", "CONFIG_READ_ONLY_THP_FOR_FS") ==
+	       FSP_KOPT_ABSENT, "longer symbols do not count as the option");
+}
+
+/*
  * /proc/self/smaps read only as far as the VMA: a fresh mapping, the
  * stack (the last VMAs: read to the end), and an unmapped address.
  */
@@ -105,5 +146,6 @@ int main(void)
 	tap_ok(val == 'm', "module reads as m");
 	fsp_kconfig_parse("CONFIG_AB=y\n", "CONFIG_A", &val);
 	tap_ok(val == 'n', "prefix of another symbol does not match");
+	test_ro_thp_state();
 	return tap_done();
 }

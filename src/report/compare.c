@@ -354,6 +354,8 @@ static void side(FILE *out, const char *label, struct json_object *doc)
 {
 	struct json_object *thp = fsp_json_get(doc, "thp");
 	struct json_object *ro = fsp_json_get(thp, "read_only_thp_for_fs");
+	const char *st = fsp_json_get_str(thp, "read_only_thp_for_fs_state",
+					  "");
 
 	fprintf(out, "  %s: kernel ", label);
 	fsp_report_put_line(out, fsp_json_get_str(doc, "kernel", "?"), 0);
@@ -362,6 +364,7 @@ static void side(FILE *out, const char *label, struct json_object *doc)
 	fputs(", fsprobe ", out);
 	fsp_report_put_line(out, fsp_json_get_str(doc, "fsprobe", "?"), 0);
 	fprintf(out, ", READ_ONLY_THP_FOR_FS%s, THP enabled=",
+		!strcmp(st, "absent") ? " absent" :
 		!ro ? " unknown" : json_object_get_boolean(ro) ? "=y" :
 		" not set");
 	fsp_report_put_line(out, fsp_json_get_str(thp, "enabled", "?"), 0);

@@ -176,6 +176,7 @@ static void header(FILE *out, const struct fsp_res_doc *doc)
 {
 	char ps[32] = "?", pmd[48] = "?";
 	int ro = doc->thp.read_only_thp_for_fs;
+	const char *st = doc->thp.read_only_thp_for_fs_state;
 
 	if (doc->page_size > 0)
 		fsp_report_folio_size(doc->page_size, 0, ps, sizeof(ps));
@@ -191,6 +192,7 @@ static void header(FILE *out, const struct fsp_res_doc *doc)
 	fprintf(out, "THP enabled=%s shmem_enabled=%s defrag=%s; "
 		"READ_ONLY_THP_FOR_FS%s", or(doc->thp.enabled, "?"),
 		or(doc->thp.shmem_enabled, "?"), or(doc->thp.defrag, "?"),
+		st && !strcmp(st, "absent") ? " absent (not in the config)" :
 		ro < 0 ? " unknown" : ro ? "=y" : " not set");
 	if (doc->thp.config_source)
 		fprintf(out, " (%s)\n\n", doc->thp.config_source);

@@ -34,6 +34,10 @@ struct fsp_res_doc *fsp_res_doc_new(const struct fsp_sysinfo *si)
 	d->thp.defrag = strdup(si->thp_defrag);
 	d->thp.read_only_thp_for_fs = si->ro_thp < 0 ? -1 : !!si->ro_thp;
 	d->thp.config_source = strdup(si->config_source);
+	d->thp.has_ro_state = 1;
+	if (fsp_kopt_name(si->ro_thp_state))
+		d->thp.read_only_thp_for_fs_state =
+			strdup(fsp_kopt_name(si->ro_thp_state));
 	return d;
 }
 
@@ -102,6 +106,7 @@ void fsp_res_doc_free(struct fsp_res_doc *d)
 	free(d->thp.shmem_enabled);
 	free(d->thp.defrag);
 	free(d->thp.config_source);
+	free(d->thp.read_only_thp_for_fs_state);
 	for (i = 0; i < d->nr_profiles; i++)
 		fsp_res_profile_clear(&d->profiles[i]);
 	free(d->profiles);
@@ -383,6 +388,9 @@ struct json_object *fsp_res_doc_json(const struct fsp_res_doc *d)
 		add(thp, "read_only_thp_for_fs",
 		    d->thp.read_only_thp_for_fs < 0 ? NULL :
 		    json_object_new_boolean(d->thp.read_only_thp_for_fs));
+		if (d->thp.has_ro_state)
+			add(thp, "read_only_thp_for_fs_state",
+			    jstr(d->thp.read_only_thp_for_fs_state));
 		add(thp, "config_source", jstr(d->thp.config_source));
 		add(doc, "thp", thp);
 	}

@@ -75,6 +75,9 @@ struct fsp_res_doc {
 	struct {
 		char *enabled, *shmem_enabled, *defrag, *config_source;
 		int read_only_thp_for_fs;	/* -1: null (unknown) */
+		/* "set", "not set", "absent"; NULL: null or missing */
+		char *read_only_thp_for_fs_state;
+		int has_ro_state;		/* the key is there */
 	} thp;
 	struct fsp_res_profile *profiles;
 	int nr_profiles;

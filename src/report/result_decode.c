@@ -367,6 +367,31 @@ int fsp_res_profile_decode(struct json_object *obj, const char *what,
 	return ret;
 }
 
+/* Older documents have no read_only_thp_for_fs_state: has_ro_state 0. */
+static int decode_ro_state(struct dec *d, struct json_object *thp,
+			   struct fsp_res_doc *doc)
+{
+	static const char *const words[] = { "set", "not set", "absent" };
+	char *s;
+	size_t i;
+	int ret;
+
+	doc->thp.has_ro_state = json_object_object_get_ex(thp,
+					"read_only_thp_for_fs_state", NULL);
+	ret = get_str(d, thp, "read_only_thp_for_fs_state", 0, &s);
+	if (ret || !s)
+		return ret;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(s, words[i])) {
+			doc->thp.read_only_thp_for_fs_state = s;
+			return 0;
+		}
+	snprintf(d->err, d->len, "%s: key 'read_only_thp_for_fs_state' is "
+		 "'%s', not one of set, not set, absent", d->what, s);
+	free(s);
+	return -EINVAL;
+}
+
 static int decode_thp(struct dec *d, struct json_object *o,
 		      struct fsp_res_doc *doc)
 {
@@ -386,6 +411,8 @@ static int decode_thp(struct dec *d, struct json_object *o,
 	if (!ret)
 		ret = get_bool(d, thp, "read_only_thp_for_fs",
 			       &doc->thp.read_only_thp_for_fs);
+	if (!ret)
+		ret = decode_ro_state(d, thp, doc);
 	if (!ret)
 		ret = get_str(d, thp, "config_source", 0,
 			      &doc->thp.config_source);

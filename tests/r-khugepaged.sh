@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# r-khugepaged.sh - the khugepaged probe on real filesystems: khugepaged is
+# reported running (THP enabled here), the three scan knobs it speeds up
+# are back to their values afterwards, the wait stays bounded, tmpfs
+# huge=advise text is collapsed by khugepaged (route khugepaged), and a
+# regular file is not where the kernel's config has READ_ONLY_THP_FOR_FS
+# not set; no loop device or mount is left.
+. "$srcdir/tests/root-lib.sh"
+J="$TMPD/run.json"
+K=/sys/kernel/mm/transparent_hugepage/khugepaged
+[ -d "$K" ] || plan_skip_all "no $K"
+case $(cat /sys/kernel/mm/transparent_hugepage/enabled) in
+*"[never]"*) plan_skip_all "THP enabled=never" ;;
+esac
+knobs() { cat "$K/scan_sleep_millisecs" "$K/alloc_sleep_millisecs" "$K/pages_to_scan" | tr '\n' ' '; }
+k0=$(knobs)
+
+"$FSPROBE" run -p xfs-default -p tmpfs-huge-advise -P khugepaged \
+	-f json -o "$J" 2> "$TMPD/err"
+rc=$?; [ $rc -eq 0 ]; ok $? "run exits 0 (got $rc: $(head -c 300 "$TMPD/err"))"
+k1=$(knobs)
+[ "$k0" = "$k1" ]; ok $? "scan_sleep, alloc_sleep, pages_to_scan restored ($k0-> $k1)"
+
+for fs in xfs-default tmpfs-huge-advise; do
+	json_assert "$J" "probe('$fs', 'khugepaged')['result'] == 'pass' and ev('$fs', 'khugepaged')['khugepaged_running'] is True" \
+		"$fs: measured, khugepaged running"
+	json_assert "$J" "0 <= ev('$fs', 'khugepaged')['wait_ms'] <= 2100 and ev('$fs', 'khugepaged')['wait_end'] in ('pmd-mapped', 'two full scans', 'timeout')" \
+		"$fs: bounded wait"
+	json_assert "$J" "ev('$fs', 'khugepaged')['full_scans_after'] >= ev('$fs', 'khugepaged')['full_scans_before'] >= 0 and ev('$fs', 'khugepaged')['pages_collapsed_after'] >= ev('$fs', 'khugepaged')['pages_collapsed_before'] >= 0" \
+		"$fs: khugepaged counters before and after"
+	json_assert "$J" "ev('$fs', 'khugepaged')['orders_before'] == '0:1024'" \
+		"$fs: small folios only before the hint"
+done
+json_assert "$J" "ev('tmpfs-huge-advise', 'khugepaged')['shmem_pmd_mapped_kb_before'] == 0 and ev('tmpfs-huge-advise', 'khugepaged')['shmem_pmd_mapped_kb_after'] == 4096 and ev('tmpfs-huge-advise', 'khugepaged')['pmd_reached'] is True and p['tmpfs-huge-advise']['route'] == ['khugepaged']" \
+	"tmpfs huge=advise: khugepaged collapsed the whole file, route khugepaged"
+if zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_READ_ONLY_THP_FOR_FS is not set'; then
+	json_assert "$J" "ev('xfs-default', 'khugepaged')['file_pmd_mapped_kb_after'] == 0 and ev('xfs-default', 'khugepaged')['pmd_reached'] is False and ev('xfs-default', 'khugepaged')['wait_end'] == 'two full scans' and p['xfs-default']['route'] == []" \
+		"xfs: no PMD from khugepaged with READ_ONLY_THP_FOR_FS not set, ended after two full scans"
+else
+	skip "xfs: READ_ONLY_THP_FOR_FS is not 'not set' here"
+fi
+check_no_leaks
+done_testing
