@@ -6,6 +6,7 @@
  */
 #include <blkid.h>
 #include <errno.h>
+#include <limits.h>
 #include <libmount.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,11 +68,56 @@ int fsp_mnt_umount(const char *target)
 	return -EBUSY;
 }
 
+int fsp_mountinfo_each(int (*fn)(const char *target, const char *source,
+				 void *arg), void *arg)
+{
+	char *text, *line, *save;
+	int ret;
+
+	ret = fsp_slurp("/proc/self/mountinfo", &text, NULL);
+	if (ret)
+		return ret;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char mnt[PATH_MAX], source[PATH_MAX] = "", *dash;
+
+		if (sscanf(line, "%*d %*d %*s %*s %4095s", mnt) != 1)
+			continue;
+		dash = strstr(line, " - ");
+		if (dash)
+			sscanf(dash + 3, "%*s %4095s", source);
+		ret = fn(mnt, source, arg);
+		if (ret)
+			break;
+	}
+	free(text);
+	return ret;
+}
+
+static int make_one_private(const char *target, const char *source,
+			    void *done)
+{
+	if (!mount(NULL, target, NULL, MS_PRIVATE, NULL))
+		++*(int *)done;
+	return 0;
+}
+
+/*
+ * In a chroot whose root is not a mount point (debootstrap, a schroot
+ * without a bind mount) "/" cannot be made private (EINVAL), but every
+ * mount the process can see is in its mountinfo: each of them is made
+ * private instead.
+ */
 int fsp_mnt_make_private(void)
 {
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+	int done = 0, ret;
+
+	if (!mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return 0;
+	if (errno != EINVAL)
 		return -errno;
-	return 0;
+	ret = fsp_mountinfo_each(make_one_private, &done);
+	return ret < 0 ? ret : done ? 0 : -EINVAL;
 }
 
 int fsp_blkid_type(const char *dev, char *type, size_t len)

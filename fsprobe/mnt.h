@@ -13,6 +13,13 @@ int fsp_mnt_mount(const char *src, const char *target, const char *fstype,
 		  const char *options, int readonly, char *msg, size_t len);
 /* Unmount target (retried while busy for a short bounded time). */
 int fsp_mnt_umount(const char *target);
+/*
+ * fn(target, source) for each line of /proc/self/mountinfo (source "" if
+ * unreadable) until it returns non-zero, which is returned (0: it ran
+ * through, -errno: mountinfo could not be read).
+ */
+int fsp_mountinfo_each(int (*fn)(const char *target, const char *source,
+				 void *arg), void *arg);
 /* Make the whole mount tree private (in a private mount namespace). */
 int fsp_mnt_make_private(void);
 /* Superblock type libblkid finds on dev ("xfs", "ext4", ...). */

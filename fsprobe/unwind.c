@@ -25,34 +25,29 @@
 #include "journal.h"
 #include "knob.h"
 #include "loop.h"
+#include "mnt.h"
 #include "trace.h"
 #include "unwind.h"
 #include "util.h"
 
+struct mount_want {
+	const char *target, *source;	/* source NULL: any */
+};
+
+static int is_wanted(const char *target, const char *source, void *arg)
+{
+	const struct mount_want *w = arg;
+
+	return !strcmp(target, w->target) &&
+	       (!w->source || !strcmp(source, w->source));
+}
+
 /* Is path (under one of our run dirs) mounted here with source src? */
 static int mounted_from(const char *target, const char *src)
 {
-	char *text, *line, *save;
-	int found = 0;
+	struct mount_want w = { target, src };
 
-	if (fsp_slurp("/proc/self/mountinfo", &text, NULL))
-		return 0;
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char mnt[PATH_MAX], source[PATH_MAX], *dash;
-
-		if (sscanf(line, "%*d %*d %*s %*s %4095s", mnt) != 1)
-			continue;
-		dash = strstr(line, " - ");
-		if (!dash || sscanf(dash + 3, "%*s %4095s", source) != 1)
-			continue;
-		if (!strcmp(mnt, target) && (!src || !strcmp(source, src))) {
-			found = 1;
-			break;
-		}
-	}
-	free(text);
-	return found;
+	return fsp_mountinfo_each(is_wanted, &w) > 0;
 }
 
 /* Is p strictly inside dir (no "..", no escaping through prefixes)? */
