@@ -79,7 +79,10 @@ json_assert "$TMPD/plain.json" "ev('xfs-default', 'fault-pmd')['file_pmd_mapped_
 "$FSPROBE" run -p xfs-default > "$TMPD/table" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^xfs-default  *xfs  *pmd  *fault' "$TMPD/table"
 ok $? "table output has the xfs-default row with verdict and route (rc $rc)"
-grep -q 'file_pmd_mapped_kb=4096' "$TMPD/table"
-ok $? "table prints the evidence beside the verdict"
+! grep -q 'file_pmd_mapped_kb=' "$TMPD/table"
+ok $? "the short table leaves out the evidence of passing probes"
+"$FSPROBE" run -v -p xfs-default > "$TMPD/table-v" 2>/dev/null
+grep -q 'file_pmd_mapped_kb=4096' "$TMPD/table-v"
+ok $? "-v prints the evidence beside the verdict"
 check_no_leaks
 done_testing
