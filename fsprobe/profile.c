@@ -30,10 +30,8 @@ static const char *const key_names[K_NR] = {
 	[K_LOWER] = "lower",
 };
 
-static int perr(struct fsp_profile_error *err, int line, const char *fmt,
-		...) __attribute__((format(printf, 3, 4)));
-
-static int perr(struct fsp_profile_error *err, int line, const char *fmt, ...)
+int fsp_profile_err(struct fsp_profile_error *err, int line,
+		    const char *fmt, ...)
 {
 	va_list ap;
 
@@ -57,7 +55,7 @@ static int split_words(char *val, char **words, int max, int *nr,
 		if (!*p)
 			break;
 		if (n == max)
-			return perr(err, line, "too many words (at most %d)",
+			return fsp_profile_err(err, line, "too many words (at most %d)",
 				    max);
 		w = p;
 		if (*p == '"') {
@@ -65,15 +63,15 @@ static int split_words(char *val, char **words, int max, int *nr,
 			while (*p && *p != '"')
 				p++;
 			if (*p != '"')
-				return perr(err, line, "unterminated quote");
+				return fsp_profile_err(err, line, "unterminated quote");
 			*p++ = '\0';
 			if (*p && *p != ' ' && *p != '\t')
-				return perr(err, line,
+				return fsp_profile_err(err, line,
 					    "text right after a closing quote");
 		} else {
 			while (*p && *p != ' ' && *p != '\t') {
 				if (*p == '"')
-					return perr(err, line,
+					return fsp_profile_err(err, line,
 						    "quote inside a word");
 				p++;
 			}
@@ -95,7 +93,7 @@ static int check_safe_word(const char *w, struct fsp_profile_error *err,
 			   int line)
 {
 	if (strstr(w, "/dev/"))
-		return perr(err, line,
+		return fsp_profile_err(err, line,
 			    "'%s' names a device: profiles may only describe "
 			    "the image fsprobe creates", w);
 	return 0;
@@ -108,13 +106,13 @@ static int parse_size(const char *v, unsigned long *mb,
 	unsigned long n;
 
 	if (!isdigit((unsigned char)*v))
-		return perr(err, line, "size '%s' is not a number of MiB", v);
+		return fsp_profile_err(err, line, "size '%s' is not a number of MiB", v);
 	errno = 0;
 	n = strtoul(v, &end, 10);
 	if (errno || *end)
-		return perr(err, line, "size '%s' is not a number of MiB", v);
+		return fsp_profile_err(err, line, "size '%s' is not a number of MiB", v);
 	if (n < 16 || n > 65536)
-		return perr(err, line,
+		return fsp_profile_err(err, line,
 			    "size %lu MiB out of range (16..65536)", n);
 	*mb = n;
 	return 0;
@@ -151,7 +149,7 @@ static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 	case K_FS:
 	case K_LOWER:
 		if (!valid_fs_name(v))
-			return perr(err, line, "bad filesystem type '%s'", v);
+			return fsp_profile_err(err, line, "bad filesystem type '%s'", v);
 		return fsp_strcpy(k == K_FS ? p->fs : p->lower, 32, v);
 	case K_MKFS:
 		ret = split_words(v, p->mkfs, FSP_PROFILE_MAX_ARGS, &p->nr_mkfs,
@@ -166,17 +164,17 @@ static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 		return 0;
 	case K_MOUNT:
 		if (strlen(v) >= sizeof(p->mount_options))
-			return perr(err, line, "mount_options too long");
+			return fsp_profile_err(err, line, "mount_options too long");
 		for (i = 0; v[i]; i++)
 			if (isspace((unsigned char)v[i]))
-				return perr(err, line,
+				return fsp_profile_err(err, line,
 					    "mount_options must not contain blanks");
 		ret = check_safe_word(v, err, line);
 		if (ret)
 			return ret;
 		if (strstr(v, "loop") && (!strncmp(v, "loop", 4) ||
 					  strstr(v, ",loop")))
-			return perr(err, line,
+			return fsp_profile_err(err, line,
 				    "mount option 'loop' is not allowed: "
 				    "fsprobe attaches its own loop device");
 		strcpy(p->mount_options, v);
@@ -188,7 +186,7 @@ static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 				   &p->nr_requires, err, line);
 	case K_DESC:
 		if (strlen(v) >= sizeof(p->description))
-			return perr(err, line, "description too long");
+			return fsp_profile_err(err, line, "description too long");
 		strcpy(p->description, v);
 		return 0;
 	default:
@@ -207,9 +205,9 @@ int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 	memset(p, 0, sizeof(*p));
 	memset(err, 0, sizeof(*err));
 	if (fsp_strcpy(p->name, sizeof(p->name), name))
-		return perr(err, 0, "profile name too long");
+		return fsp_profile_err(err, 0, "profile name too long");
 	if (memchr(text, '\0', len))
-		return perr(err, 0, "binary data (NUL byte) in profile");
+		return fsp_profile_err(err, 0, "binary data (NUL byte) in profile");
 
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
@@ -219,7 +217,7 @@ int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 
 		lineno++;
 		if (n >= sizeof(line)) {
-			ret = perr(err, lineno, "line longer than %d bytes",
+			ret = fsp_profile_err(err, lineno, "line longer than %d bytes",
 				   FSP_PROFILE_LINE_MAX - 1);
 			goto fail;
 		}
@@ -233,7 +231,7 @@ int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 			continue;
 		eq = strchr(key, '=');
 		if (!eq) {
-			ret = perr(err, lineno, "expected 'key = value'");
+			ret = fsp_profile_err(err, lineno, "expected 'key = value'");
 			goto fail;
 		}
 		*eq = '\0';
@@ -243,11 +241,11 @@ int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 			if (!strcmp(key, key_names[k]))
 				break;
 		if (k == K_NR) {
-			ret = perr(err, lineno, "unknown key '%.64s'", key);
+			ret = fsp_profile_err(err, lineno, "unknown key '%.64s'", key);
 			goto fail;
 		}
 		if (seen & (1u << k)) {
-			ret = perr(err, lineno, "duplicate key '%s'", key);
+			ret = fsp_profile_err(err, lineno, "duplicate key '%s'", key);
 			goto fail;
 		}
 		seen |= 1u << k;
@@ -256,16 +254,16 @@ int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 			goto fail;
 	}
 	if (!(seen & (1u << K_FS))) {
-		ret = perr(err, 0, "missing required key 'fs'");
+		ret = fsp_profile_err(err, 0, "missing required key 'fs'");
 		goto fail;
 	}
 	p->kind = kind_of(p->fs);
 	if (p->kind == FSP_PROFILE_OVERLAY && !p->lower[0]) {
-		ret = perr(err, 0, "overlay profile needs a 'lower' fs type");
+		ret = fsp_profile_err(err, 0, "overlay profile needs a 'lower' fs type");
 		goto fail;
 	}
 	if (p->kind != FSP_PROFILE_OVERLAY && p->lower[0]) {
-		ret = perr(err, 0, "'lower' is only for fs = overlay");
+		ret = fsp_profile_err(err, 0, "'lower' is only for fs = overlay");
 		goto fail;
 	}
 	return 0;
@@ -289,7 +287,7 @@ int fsp_profile_load(const char *path, struct fsp_profile *p,
 	if (blen > 5 && !strcmp(base + blen - 5, ".conf"))
 		blen -= 5;
 	if (blen == 0 || blen >= sizeof(name))
-		return perr(err, 0, "bad profile file name");
+		return fsp_profile_err(err, 0, "bad profile file name");
 	memcpy(name, base, blen);
 	name[blen] = '\0';
 
@@ -298,11 +296,11 @@ int fsp_profile_load(const char *path, struct fsp_profile *p,
 		return -errno;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return perr(err, 0, "not a regular file");
+		return fsp_profile_err(err, 0, "not a regular file");
 	}
 	if (st.st_size > FSP_PROFILE_FILE_MAX) {
 		close(fd);
-		return perr(err, 0, "profile larger than %d bytes",
+		return fsp_profile_err(err, 0, "profile larger than %d bytes",
 			    FSP_PROFILE_FILE_MAX);
 	}
 	ret = fsp_slurp_fd(fd, &text, &len);

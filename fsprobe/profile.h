@@ -46,6 +46,10 @@ struct fsp_profile_error {
 	char msg[256];
 };
 
+/* Fill err (line, message) and return -EINVAL: parsers' one error path. */
+int fsp_profile_err(struct fsp_profile_error *err, int line,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 			   struct fsp_profile *p,
 			   struct fsp_profile_error *err);

@@ -29,20 +29,6 @@ struct fst_vars {
 	int has_fstyp, found, header_line, headers;
 };
 
-static int ferr(struct fsp_profile_error *err, int line, const char *fmt,
-		...) __attribute__((format(printf, 3, 4)));
-
-static int ferr(struct fsp_profile_error *err, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	err->line = line;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 /* The value of KEY=value: unquoted, trailing comment and blanks cut. */
 static int unquote(char *v, int line, struct fsp_profile_error *err)
 {
@@ -51,9 +37,9 @@ static int unquote(char *v, int line, struct fsp_profile_error *err)
 	if (q == '"' || q == '\'') {
 		end = strchr(v + 1, q);
 		if (!end)
-			return ferr(err, line, "unterminated %c quote", q);
+			return fsp_profile_err(err, line, "unterminated %c quote", q);
 		if (*fsp_lstrip(end + 1) && *fsp_lstrip(end + 1) != '#')
-			return ferr(err, line, "text after the closing quote");
+			return fsp_profile_err(err, line, "text after the closing quote");
 		*end = '\0';
 		memmove(v, v + 1, (size_t)(end - v));
 	} else {
@@ -63,7 +49,7 @@ static int unquote(char *v, int line, struct fsp_profile_error *err)
 		fsp_rstrip(v);
 	}
 	if (strpbrk(v, q == '\'' ? "" : "$`\\"))
-		return ferr(err, line, "shell expansion ($, `, \\) is not "
+		return fsp_profile_err(err, line, "shell expansion ($, `, \\) is not "
 			    "supported in fstests values");
 	return 0;
 }
@@ -77,7 +63,7 @@ static int mount_opts(struct fst_vars *vars, const char *val, int line,
 	int want = 0;
 
 	if (fsp_strcpy(buf, sizeof(buf), val))
-		return ferr(err, line, "MOUNT_OPTIONS too long");
+		return fsp_profile_err(err, line, "MOUNT_OPTIONS too long");
 	vars->mount[0] = '\0';
 	for (tok = strtok_r(buf, " \t", &save); tok;
 	     tok = strtok_r(NULL, " \t", &save)) {
@@ -88,16 +74,16 @@ static int mount_opts(struct fst_vars *vars, const char *val, int line,
 		if (!want && !strncmp(tok, "-o", 2))
 			tok += 2;
 		else if (!want)
-			return ferr(err, line, "MOUNT_OPTIONS: only -o OPTS is "
+			return fsp_profile_err(err, line, "MOUNT_OPTIONS: only -o OPTS is "
 				    "supported, not '%s'", tok);
 		want = 0;
 		n += snprintf(vars->mount + n, sizeof(vars->mount) - n,
 			      "%s%s", n ? "," : "", tok);
 		if (n >= sizeof(vars->mount))
-			return ferr(err, line, "MOUNT_OPTIONS too long");
+			return fsp_profile_err(err, line, "MOUNT_OPTIONS too long");
 	}
 	if (want)
-		return ferr(err, line, "MOUNT_OPTIONS: -o without options");
+		return fsp_profile_err(err, line, "MOUNT_OPTIONS: -o without options");
 	return 0;
 }
 
@@ -106,11 +92,11 @@ static int set_var(struct fst_vars *vars, const char *key, const char *val,
 {
 	if (!strcmp(key, "FSTYP")) {
 		if (fsp_strcpy(vars->fstyp, sizeof(vars->fstyp), val))
-			return ferr(err, line, "FSTYP too long");
+			return fsp_profile_err(err, line, "FSTYP too long");
 		vars->has_fstyp = 1;
 	} else if (!strcmp(key, "MKFS_OPTIONS")) {
 		if (fsp_strcpy(vars->mkfs, sizeof(vars->mkfs), val))
-			return ferr(err, line, "MKFS_OPTIONS too long");
+			return fsp_profile_err(err, line, "MKFS_OPTIONS too long");
 	} else if (!strcmp(key, "MOUNT_OPTIONS")) {
 		return mount_opts(vars, val, line, err);
 	}
@@ -131,7 +117,7 @@ static int parse_line(char *s, int line, const char *section,
 	if (*s == '[') {
 		end = strchr(s, ']');
 		if (!end || end == s + 1 || *fsp_lstrip(end + 1))
-			return ferr(err, line, "bad section header '%s'", s);
+			return fsp_profile_err(err, line, "bad section header '%s'", s);
 		*end = '\0';
 		vars->headers = 1;
 		*in = !section || !strcmp(s + 1, section);
@@ -149,13 +135,13 @@ static int parse_line(char *s, int line, const char *section,
 		s = fsp_lstrip(s + 6);
 	eq = strchr(s, '=');
 	if (!eq || eq == s)
-		return ferr(err, line, "not KEY=value: '%s'", s);
+		return fsp_profile_err(err, line, "not KEY=value: '%s'", s);
 	*eq = '\0';
 	key = s;
 	for (s = key; *s; s++)
 		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
 		      (*s >= '0' && *s <= '9') || *s == '_'))
-			return ferr(err, line, "bad variable name '%s'", key);
+			return fsp_profile_err(err, line, "bad variable name '%s'", key);
 	/* Lines before the first header are global; others only count in
 	 * the section asked for (fstests never evaluates the rest). */
 	if (!*in && vars->headers)
@@ -192,7 +178,7 @@ static int make_profile(const struct fst_vars *v, const char *file,
 		     file, section ? section : "", v->fstyp, v->fstyp,
 		     mkfs_flags(v->fstyp), v->mkfs, v->mount);
 	if (n < 0 || (size_t)n >= sizeof(text))
-		return ferr(err, v->header_line, "section too long");
+		return fsp_profile_err(err, v->header_line, "section too long");
 	ret = fsp_profile_parse_text(name, text, (size_t)n, p, err);
 	if (ret) {
 		/* The rule broken, at the section's header line. */
@@ -217,13 +203,13 @@ int fsp_profile_parse_fstests(const char *file, const char *text,
 	memset(p, 0, sizeof(*p));
 	memset(err, 0, sizeof(*err));
 	if (memchr(text, '\0', len))
-		return ferr(err, 0, "binary data (NUL byte)");
+		return fsp_profile_err(err, 0, "binary data (NUL byte)");
 	while (pos < len) {
 		nl = memchr(text + pos, '\n', len - pos);
 		n = nl ? (size_t)(nl - (text + pos)) : len - pos;
 		lineno++;
 		if (n >= sizeof(line))
-			return ferr(err, lineno, "line too long");
+			return fsp_profile_err(err, lineno, "line too long");
 		memcpy(line, text + pos, n);
 		line[n] = '\0';
 		pos += n + 1;
@@ -231,9 +217,9 @@ int fsp_profile_parse_fstests(const char *file, const char *text,
 			return -EINVAL;
 	}
 	if (section && !vars.found)
-		return ferr(err, 0, "no section [%s]", section);
+		return fsp_profile_err(err, 0, "no section [%s]", section);
 	if (!vars.has_fstyp)
-		return ferr(err, vars.header_line, "no FSTYP in section [%s]",
+		return fsp_profile_err(err, vars.header_line, "no FSTYP in section [%s]",
 			    section ? section : "(global)");
 	return make_profile(&vars, file, section, p, err);
 }

@@ -16,6 +16,17 @@
 
 #include "util.h"
 
+/* read(2) again after EINTR; the count, or -errno. */
+static ssize_t read_retry(int fd, void *buf, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = read(fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
 ssize_t fsp_read_text(const char *path, char *buf, size_t len)
 {
 	ssize_t n, total = 0;
@@ -27,11 +38,8 @@ ssize_t fsp_read_text(const char *path, char *buf, size_t len)
 	if (fd < 0)
 		return -errno;
 	while ((size_t)total < len - 1) {
-		n = read(fd, buf + total, len - 1 - total);
+		n = read_retry(fd, buf + total, len - 1 - total);
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			n = -errno;
 			close(fd);
 			return n;
 		}
@@ -62,11 +70,8 @@ int fsp_slurp_fd(int fd, char **out, size_t *outlen)
 			buf = nbuf;
 			cap *= 2;
 		}
-		n = read(fd, buf + len, cap - len - 1);
+		n = read_retry(fd, buf + len, cap - len - 1);
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			n = -errno;
 			free(buf);
 			return n;
 		}
