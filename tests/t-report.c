@@ -36,6 +36,16 @@ static struct fsp_res_doc *load(const char *name)
 	return doc;
 }
 
+/* obj[key], or NULL if obj is not an object or has no such member. */
+static struct json_object *jget(struct json_object *obj, const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (obj && json_object_is_type(obj, json_type_object))
+		json_object_object_get_ex(obj, key, &v);
+	return v;
+}
+
 typedef int (*render_fn)(FILE *out, const struct fsp_res_doc *doc);
 
 /* A json-c tree through the decoder (consumes obj); NULL if it fails. */
@@ -406,10 +416,10 @@ static void test_junit(struct fsp_res_doc *new, struct fsp_res_doc *esc)
 
 	/* Bytes no JSON file of ours holds: broken UTF-8, U+FFFE, dots. */
 	doc = fsp_res_doc_json(esc);
-	profs = fsp_json_get(doc, "profiles");
-	pr = json_object_array_get_idx(fsp_json_get(
+	profs = jget(doc, "profiles");
+	pr = json_object_array_get_idx(jget(
 		json_object_array_get_idx(profs, 0), "probes"), 0);
-	ev = fsp_json_get(pr, "evidence");
+	ev = jget(pr, "evidence");
 	json_object_object_add(ev, "raw", json_object_new_string(
 		"\xff|\xc0\xaf|\xed\xa0\x80|\xef\xbf\xbe|\xf4\x90\x80\x80|"
 		"\xe2\x82|ok\xf0\x9f\x90\xa7"));
@@ -469,13 +479,14 @@ static struct fsp_res_doc *set_verdict(const struct fsp_res_doc *from, const cha
 		       const char *verdict)
 {
 	struct json_object *doc = fsp_res_doc_json(from);
-	struct json_object *profs = fsp_json_get(doc, "profiles");
+	struct json_object *profs = jget(doc, "profiles");
 	size_t i;
 
-	for (i = 0; i < fsp_json_array_len(profs); i++) {
+	for (i = 0; i < json_object_array_length(profs); i++) {
 		struct json_object *p = json_object_array_get_idx(profs, i);
+		struct json_object *name = jget(p, "name");
 
-		if (!strcmp(fsp_json_get_str(p, "name", ""), profile))
+		if (name && !strcmp(json_object_get_string(name), profile))
 			json_object_object_add(p, "verdict",
 					       json_object_new_string(verdict));
 	}

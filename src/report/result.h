@@ -36,6 +36,10 @@ struct fsp_res_timing {
 		  total;
 };
 
+/* Member i of t in docs/json.md's order (name, value); 0 past the end. */
+int fsp_res_timing_at(const struct fsp_res_timing *t, int i,
+		      const char **key, long long *v);
+
 /* Key order of a profile: as `run` writes it, or as `check` does. */
 enum fsp_res_shape { FSP_SHAPE_RUN, FSP_SHAPE_CHECK };
 
