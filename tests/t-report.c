@@ -670,6 +670,66 @@ static void test_load(void)
 	fsp_res_doc_free(doc);
 }
 
+/* The exit status from the model: error makes it 1, skip does not. */
+static void test_exit(void)
+{
+#define DOC(profiles) "{\"fsprobe\":\"0\",\"kernel\":\"k\",\"profiles\":[" \
+	profiles "]}"
+#define PROBE(r) "{\"name\":\"a\",\"result\":\"" r "\"}"
+	struct fsp_res_doc *err = decode(json_tokener_parse(DOC(
+		"{\"name\":\"e\",\"verdict\":\"error\",\"reason\":"
+		"\"mkfs.ext4 failed (exit 1)\"}")));
+	struct fsp_res_doc *skip = decode(json_tokener_parse(DOC(
+		"{\"name\":\"s\",\"verdict\":\"skip\",\"reason\":\"no\"},"
+		"{\"name\":\"t\",\"verdict\":\"skip\",\"probes\":["
+		PROBE("skip") "," PROBE("pass") "]}")));
+	struct fsp_res_doc *both = decode(json_tokener_parse(DOC(
+		"{\"name\":\"p\",\"verdict\":\"pmd\",\"probes\":["
+		PROBE("pass") "]},{\"name\":\"e\",\"verdict\":\"error\","
+		"\"probes\":[" PROBE("pass") "]}")));
+	struct fsp_res_doc *fail = decode(json_tokener_parse(DOC(
+		"{\"name\":\"p\",\"verdict\":\"pmd\",\"probes\":["
+		PROBE("fail") "]}")));
+	struct fsp_res_doc *good = decode(json_tokener_parse(DOC(
+		"{\"name\":\"p\",\"verdict\":\"base\",\"probes\":["
+		PROBE("pass") "," PROBE("skip") "]}")));
+	char *k, *x;
+	int r1, r2;
+
+	TAP_EQ_LONG(fsp_doc_exit_status(err), 1,
+		    "exit status: verdict error alone is 1");
+	TAP_EQ_LONG(fsp_doc_exit_status(both), 1,
+		    "exit status: an error profile among measured ones is 1");
+	TAP_EQ_LONG(fsp_doc_exit_status(skip), 0,
+		    "exit status: skip verdicts and skipped probes are 0");
+	TAP_EQ_LONG(fsp_doc_exit_status(fail), 1,
+		    "exit status: a failed probe is 1");
+	TAP_EQ_LONG(fsp_doc_exit_status(good), 0,
+		    "exit status: verdict base with passed probes is 0");
+	k = render(fsp_report_ktap, err, &r1);
+	x = render(fsp_report_junit, err, &r2);
+	tap_ok(k && !r1 && has_line(k, "not ok 1 e # ERROR mkfs.ext4 failed "
+				    "(exit 1)"),
+	       "ktap: verdict error is 'not ok ... # ERROR reason'");
+	tap_ok(x && !r2 && strstr(x, "errors=\"1\"") &&
+	       strstr(x, "<error message=\"mkfs.ext4 failed (exit 1)\" "
+		      "type=\"error\">"),
+	       "junit: verdict error is an <error>");
+	free(k);
+	free(x);
+	k = render(fsp_report_ktap, skip, &r1);
+	tap_ok(k && !r1 && has_line(k, "ok 1 s # SKIP no") &&
+	       has_line(k, "ok 2 t # SKIP"), "ktap: skip verdicts are ok, SKIP directive");
+	free(k);
+	fsp_res_doc_free(err);
+	fsp_res_doc_free(skip);
+	fsp_res_doc_free(both);
+	fsp_res_doc_free(fail);
+	fsp_res_doc_free(good);
+#undef DOC
+#undef PROBE
+}
+
 int main(void)
 {
 	struct fsp_res_doc *new, *old, *esc;
@@ -693,6 +753,7 @@ int main(void)
 	test_tolerant();
 	test_compare(new, old);
 	test_load();
+	test_exit();
 	fsp_res_doc_free(new);
 	fsp_res_doc_free(old);
 	fsp_res_doc_free(esc);

@@ -22,7 +22,8 @@ enum { FSP_EXIT_OK = 0, FSP_EXIT_FAIL = 1, FSP_EXIT_USAGE = 2 };
 
 /* The environment's keys as JSON and an empty "profiles" (`env`). */
 struct json_object *fsp_doc_new(const struct fsp_sysinfo *si);
-/* FSP_EXIT_FAIL if a probe failed or the kernel log showed a splat. */
+/* FSP_EXIT_FAIL if a probe failed, the kernel log showed a splat or a
+ * profile's verdict is error (the harness could not measure it). */
 int fsp_doc_exit_status(const struct fsp_res_doc *doc);
 
 /* The table for people: a line per profile, evidence, the summary. */

@@ -182,8 +182,9 @@ int fsp_res_exit_status(const struct fsp_res_doc *d)
 	for (i = 0; d && i < d->nr_profiles; i++) {
 		const struct fsp_res_profile *p = &d->profiles[i];
 
-		/* A kernel splat fails the run even if every probe passed. */
-		if (p->kernel_log)
+		/* A kernel splat fails the run even if every probe passed;
+		 * so does a profile the harness could not measure. */
+		if (p->kernel_log || p->verdict == FSP_V_ERROR)
 			return 1;
 		for (k = 0; k < p->nr_probes; k++)
 			if (p->probes[k].result == FSP_FAIL)

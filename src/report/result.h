@@ -117,7 +117,8 @@ struct fsp_res_probe *fsp_res_add_probe(struct fsp_res_profile *p,
 const char *fsp_res_verdict_name(const struct fsp_res_profile *p);
 const char *fsp_res_result_name(const struct fsp_res_probe *pr);
 
-/* 1 if a probe failed or the kernel log showed a splat, else 0. */
+/* 1 if a probe failed, the kernel log showed a splat or a verdict is
+ * error (nothing was measured), else 0; skip alone is 0. */
 int fsp_res_exit_status(const struct fsp_res_doc *doc);
 
 /* Encoder: the JSON of docs/json.md, today's keys in today's order. */
