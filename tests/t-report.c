@@ -730,6 +730,25 @@ static void test_exit(void)
 #undef PROBE
 }
 
+/* A document over FSP_RES_DOC_MAX is refused before it is parsed. */
+static void test_too_large(void)
+{
+	char path[] = "/tmp/t-report-big.XXXXXX", err[512];
+	struct fsp_res_doc *doc = NULL;
+	int fd = mkstemp(path), ret;
+
+	if (fd < 0 || ftruncate(fd, FSP_RES_DOC_MAX + 1)) {
+		tap_ok(0, "document over 64 MiB: cannot make one");
+		return;
+	}
+	close(fd);
+	ret = fsp_doc_load(path, &doc, err, sizeof(err));
+	tap_ok(ret == -EFBIG && !doc && strstr(err, path) &&
+	       strstr(err, "larger than 64 MiB"),
+	       "document over 64 MiB refused, file named (%d '%s')", ret, err);
+	unlink(path);
+}
+
 int main(void)
 {
 	struct fsp_res_doc *new, *old, *esc;
@@ -754,6 +773,7 @@ int main(void)
 	test_compare(new, old);
 	test_load();
 	test_exit();
+	test_too_large();
 	fsp_res_doc_free(new);
 	fsp_res_doc_free(old);
 	fsp_res_doc_free(esc);

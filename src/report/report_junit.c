@@ -14,6 +14,7 @@
  * attribute normalization cannot eat them.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +162,12 @@ static void count_result(struct counts *c, enum fsp_outcome r)
 	c->skipped += r == FSP_SKIP;
 }
 
+/* *sum += v, saturating: a hostile document may hold huge times. */
+static void add_ms(long long *sum, long long v)
+{
+	*sum = v > LLONG_MAX - *sum ? LLONG_MAX : *sum + v;
+}
+
 static int nr_probes(const struct fsp_res_profile *p)
 {
 	return p->has_probes ? p->nr_probes : 0;
@@ -191,7 +198,7 @@ static void count_profile(const struct fsp_res_profile *p,
 	for (i = 0; i < nr_probes(p); i++) {
 		count_result(c, p->probes[i].result);
 		if (p->probes[i].ms >= 0) {
-			probe_ms += p->probes[i].ms;
+			add_ms(&probe_ms, p->probes[i].ms);
 			probe_timed = 1;
 		}
 	}
@@ -205,7 +212,7 @@ static void count_profile(const struct fsp_res_profile *p,
 	} else {
 		for (i = 0; fsp_res_timing_at(&p->timing, i, &key, &ms); i++)
 			if (ms >= 0) {
-				c->ms += ms;
+				add_ms(&c->ms, ms);
 				c->timed = 1;
 			}
 	}
@@ -492,7 +499,7 @@ int fsp_report_junit(FILE *out, const struct fsp_res_doc *doc)
 		all.failures += c.failures;
 		all.errors += c.errors;
 		all.skipped += c.skipped;
-		all.ms += c.ms;
+		add_ms(&all.ms, c.ms);
 		all.timed |= c.timed;
 	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);

@@ -17,6 +17,9 @@
 
 #include "verdict.h"
 
+/* The largest document read from a file or a vm guest (docs/json.md). */
+#define FSP_RES_DOC_MAX (64L << 20)
+
 #define FSP_RES_ABSENT (-2)	/* an optional integer that is not there */
 #define FSP_RES_NULL (-1)	/* an integer member that is JSON null */
 
