@@ -3,7 +3,9 @@
 # r-errors.sh - bad environments give a verdict with a reason, never a
 # crash: a missing mkfs tool and a filesystem not in the kernel are
 # `skip`, a failing mkfs and a full filesystem are `error` with the cause,
-# the other profiles still run, and nothing is left behind.
+# the other profiles still run, and nothing is left behind. An `error`
+# verdict (nothing measured) makes `run` and `check` exit 1; `skip`
+# verdicts alone exit 0.
 . "$srcdir/tests/root-lib.sh"
 P="$TMPD/profiles"; mkdir "$P"
 printf 'fs = ext4\nmkfs = mkfs.nosuchtool -q\n' > "$P/no-tool.conf"
@@ -14,7 +16,7 @@ printf 'fs = xfs\nmkfs = mkfs.xfs -f -q\n' > "$P/good.conf"
 printf 'fs = tmpfs\nmount_options = huge=always,size=4m\n' > "$P/full-tmpfs.conf"
 J="$TMPD/out.json"
 FSPROBE_PROFILE_DIR="$P" "$FSPROBE" run -f json -o "$J" 2> "$TMPD/err"
-rc=$?; [ $rc -eq 0 ]; ok $? "run exits 0 with skips and errors (got $rc)"
+rc=$?; [ $rc -eq 1 ]; ok $? "run exits 1 with error verdicts among them (got $rc)"
 json_assert "$J" "p['no-tool']['verdict'] == 'skip' and 'mkfs.nosuchtool not found' in p['no-tool']['reason']" \
 	"missing tool: skip, reason names the tool"
 json_assert "$J" "p['no-fs']['verdict'] == 'skip' and \"'nosuchfs' is not in this kernel\" in p['no-fs']['reason']" \
@@ -26,6 +28,27 @@ json_assert "$J" "p['full']['verdict'] == 'error' and 'No space left' in p['full
 json_assert "$J" "p['full-tmpfs']['verdict'] == 'error' and 'No space left' in p['full-tmpfs']['reason']" \
 	"full tmpfs: error, ENOSPC named"
 json_assert "$J" "p['good']['verdict'] == 'pmd'" "the good profile still ran: pmd"
+check_no_leaks
+
+FSPROBE_PROFILE_DIR="$P" "$FSPROBE" run -p no-tool -p no-fs -f json \
+	-o "$J" 2> "$TMPD/err"
+rc=$?; [ $rc -eq 0 ]; ok $? "run with skip verdicts only exits 0 (got $rc)"
+json_assert "$J" "[x['verdict'] for x in d['profiles']] == ['skip', 'skip']" \
+	"both verdicts are skip"
+printf 'fs = ext4\nmkfs = mkfs.ext4 -F -q -O no_such_feature_xyz\n' \
+	> "$P/no-feature.conf"
+FSPROBE_PROFILE_DIR="$P" "$FSPROBE" run -p no-feature -f json -o "$J" \
+	2> "$TMPD/err"
+rc=$?; [ $rc -eq 1 ]; ok $? "run whose only profile's mkfs fails exits 1 (got $rc)"
+json_assert "$J" "p['no-feature']['verdict'] == 'error' and 'mkfs.ext4 failed' in p['no-feature']['reason']" \
+	"failing mkfs alone: verdict error, mkfs named"
+"$FSPROBE" run -p "$P/no-feature.conf" -f ktap > "$TMPD/ktap" 2> "$TMPD/err"
+rc=$?; [ $rc -eq 1 ] && grep -q '^not ok 1 no-feature # ERROR mkfs.ext4 failed' "$TMPD/ktap"
+ok $? "ktap of it: 'not ok 1 no-feature # ERROR ...', exit 1 (got $rc)"
+"$FSPROBE" check /proc -f json -o "$J" 2> "$TMPD/err"
+rc=$?; [ $rc -eq 1 ]; ok $? "check /proc exits 1 (got $rc)"
+json_assert "$J" "d['profiles'][0]['verdict'] == 'error'" \
+	"check /proc: verdict error"
 check_no_leaks
 
 FSPROBE_PROFILE_DIR="$P" "$FSPROBE" run -p good -p nosuch > /dev/null 2> "$TMPD/err"

@@ -4,7 +4,10 @@
 # documents by tests/render, is well-formed XML (xmllint --noout) and has
 # the shape Jenkins reads (tests/data/junit.xsd); the schema itself
 # rejects a testcase without classname, so it is not vacuous. Also the
-# render helper's compare exit status (1: measured regression).
+# render helper's compare exit status (1: measured regression), and that
+# KTAP, JUnit and compare of the two recorded runs are byte for byte what
+# the renderers wrote before they read the typed model (tests/data/golden,
+# written by the json-c renderers of commit cb78ebe).
 . "$srcdir/tests/tap.sh"
 command -v xmllint >/dev/null 2>&1 || plan_skip_all "xmllint not installed"
 R=${RENDER:-$builddir/tests/render}
@@ -46,4 +49,21 @@ ok $? "compare of a run with itself exits 0"
 "$R" compare "$D/run-6.18.json" "$D/junit.xsd" > "$T/cmp" 2> "$T/err"
 [ $? -eq 2 ] && grep -q "junit.xsd.*not a JSON document" "$T/err"
 ok $? "compare with a non-JSON file exits 2 and names the file"
+# golden NAME CMD...: CMD's stdout is tests/data/golden/NAME, byte for byte.
+golden() {
+	name=$1; shift
+	"$@" > "$T/golden" 2> "$T/err"
+	cmp -s "$T/golden" "$D/golden/$name"
+	ok $? "$name: same bytes as before the typed model"
+	cmp -s "$T/golden" "$D/golden/$name" ||
+		diff "$D/golden/$name" "$T/golden" | head -5 | sed 's/^/# /'
+}
+for f in run-6.18 run-6.12-rothp; do
+	golden $f.ktap "$R" ktap "$D/$f.json"
+	golden $f.xml "$R" junit "$D/$f.json"
+done
+golden compare-6.12-6.18.txt "$R" compare "$D/run-6.12-rothp.json" \
+	"$D/run-6.18.json"
+golden compare-6.18-6.12.txt "$R" compare "$D/run-6.18.json" \
+	"$D/run-6.12-rothp.json"
 done_testing

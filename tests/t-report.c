@@ -556,10 +556,11 @@ static struct fsp_res_doc *set_verdict(const struct fsp_res_doc *from, const cha
 	struct json_object *profs = fsp_json_get(doc, "profiles");
 	size_t i;
 
-	for (i = 0; i < fsp_json_array_len(profs); i++) {
+	for (i = 0; i < json_object_array_length(profs); i++) {
 		struct json_object *p = json_object_array_get_idx(profs, i);
+		struct json_object *name = fsp_json_get(p, "name");
 
-		if (!strcmp(fsp_json_get_str(p, "name", ""), profile))
+		if (name && !strcmp(json_object_get_string(name), profile))
 			json_object_object_add(p, "verdict",
 					       json_object_new_string(verdict));
 	}
@@ -798,6 +799,85 @@ static void test_ro_state(struct fsp_res_doc *new, struct fsp_res_doc *old)
 	fsp_res_doc_free(abs);
 }
 
+/* The exit status from the model: error makes it 1, skip does not. */
+static void test_exit(void)
+{
+#define DOC(profiles) "{\"fsprobe\":\"0\",\"kernel\":\"k\",\"profiles\":[" \
+	profiles "]}"
+#define PROBE(r) "{\"name\":\"a\",\"result\":\"" r "\"}"
+	struct fsp_res_doc *err = decode(json_tokener_parse(DOC(
+		"{\"name\":\"e\",\"verdict\":\"error\",\"reason\":"
+		"\"mkfs.ext4 failed (exit 1)\"}")));
+	struct fsp_res_doc *skip = decode(json_tokener_parse(DOC(
+		"{\"name\":\"s\",\"verdict\":\"skip\",\"reason\":\"no\"},"
+		"{\"name\":\"t\",\"verdict\":\"skip\",\"probes\":["
+		PROBE("skip") "," PROBE("pass") "]}")));
+	struct fsp_res_doc *both = decode(json_tokener_parse(DOC(
+		"{\"name\":\"p\",\"verdict\":\"pmd\",\"probes\":["
+		PROBE("pass") "]},{\"name\":\"e\",\"verdict\":\"error\","
+		"\"probes\":[" PROBE("pass") "]}")));
+	struct fsp_res_doc *fail = decode(json_tokener_parse(DOC(
+		"{\"name\":\"p\",\"verdict\":\"pmd\",\"probes\":["
+		PROBE("fail") "]}")));
+	struct fsp_res_doc *good = decode(json_tokener_parse(DOC(
+		"{\"name\":\"p\",\"verdict\":\"base\",\"probes\":["
+		PROBE("pass") "," PROBE("skip") "]}")));
+	char *k, *x;
+	int r1, r2;
+
+	TAP_EQ_LONG(fsp_doc_exit_status(err), 1,
+		    "exit status: verdict error alone is 1");
+	TAP_EQ_LONG(fsp_doc_exit_status(both), 1,
+		    "exit status: an error profile among measured ones is 1");
+	TAP_EQ_LONG(fsp_doc_exit_status(skip), 0,
+		    "exit status: skip verdicts and skipped probes are 0");
+	TAP_EQ_LONG(fsp_doc_exit_status(fail), 1,
+		    "exit status: a failed probe is 1");
+	TAP_EQ_LONG(fsp_doc_exit_status(good), 0,
+		    "exit status: verdict base with passed probes is 0");
+	k = render(fsp_report_ktap, err, &r1);
+	x = render(fsp_report_junit, err, &r2);
+	tap_ok(k && !r1 && has_line(k, "not ok 1 e # ERROR mkfs.ext4 failed "
+				    "(exit 1)"),
+	       "ktap: verdict error is 'not ok ... # ERROR reason'");
+	tap_ok(x && !r2 && strstr(x, "errors=\"1\"") &&
+	       strstr(x, "<error message=\"mkfs.ext4 failed (exit 1)\" "
+		      "type=\"error\">"),
+	       "junit: verdict error is an <error>");
+	free(k);
+	free(x);
+	k = render(fsp_report_ktap, skip, &r1);
+	tap_ok(k && !r1 && has_line(k, "ok 1 s # SKIP no") &&
+	       has_line(k, "ok 2 t # SKIP"), "ktap: skip verdicts are ok, SKIP directive");
+	free(k);
+	fsp_res_doc_free(err);
+	fsp_res_doc_free(skip);
+	fsp_res_doc_free(both);
+	fsp_res_doc_free(fail);
+	fsp_res_doc_free(good);
+#undef DOC
+#undef PROBE
+}
+
+/* A document over FSP_RES_DOC_MAX is refused before it is parsed. */
+static void test_too_large(void)
+{
+	char path[] = "/tmp/t-report-big.XXXXXX", err[512];
+	struct fsp_res_doc *doc = NULL;
+	int fd = mkstemp(path), ret;
+
+	if (fd < 0 || ftruncate(fd, FSP_RES_DOC_MAX + 1)) {
+		tap_ok(0, "document over 64 MiB: cannot make one");
+		return;
+	}
+	close(fd);
+	ret = fsp_doc_load(path, &doc, err, sizeof(err));
+	tap_ok(ret == -EFBIG && !doc && strstr(err, path) &&
+	       strstr(err, "larger than 64 MiB"),
+	       "document over 64 MiB refused, file named (%d '%s')", ret, err);
+	unlink(path);
+}
+
 int main(void)
 {
 	struct fsp_res_doc *new, *old, *esc;
@@ -822,6 +902,8 @@ int main(void)
 	test_compare(new, old);
 	test_ro_state(new, old);
 	test_load();
+	test_exit();
+	test_too_large();
 	fsp_res_doc_free(new);
 	fsp_res_doc_free(old);
 	fsp_res_doc_free(esc);

@@ -379,7 +379,8 @@ void fsp_usage(FILE *out)
 	fprintf(out, "\nEnvironment:\n");
 	usage_environment(out);
 	fprintf(out, "\nExit status: 0 all checks passed (skips allowed), 1 a "
-		"check failed,\n2 usage or environment error. A run stopped by "
+		"check failed\nor a profile could not be measured (verdict "
+		"error), 2 usage or environment\nerror. A run stopped by "
 		"a signal exits 128+signal.\n"
 		"\nSee fsprobe(8) for the probes, verdicts and JSON keys.\n");
 }

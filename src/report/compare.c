@@ -4,15 +4,16 @@
  * profiles changed verdict between two runs, which probes changed
  * result, and who lost or gained PMD text. Profiles (and the probes
  * inside them) are matched by name, the n-th of a name with the n-th.
- * Verdicts are ranked in one table below; only a measured regression
- * counts as worse: a lower-ranked verdict of the same kind (file or
- * shmem), or a probe that went pass -> fail. skip and error mean "not
- * measured", so a change to or from them is reported as such and never
+ * Verdicts are ranked by the verdict table (conformance/verdict.c);
+ * only a measured regression counts as worse: a lower-ranked verdict of
+ * the same family (file or shmem), or a probe that went pass -> fail.
+ * A verdict outside both families (skip, error, unknown) means "not
+ * measured", so a change to or from it is reported as such and never
  * sets *worse: a run where mkfs.btrfs was missing says nothing about the
- * kernel. The loader reads a saved -f json document and checks the keys
- * compare relies on, naming the file and the key when one is missing.
+ * kernel. Both documents come from the decoder (result_decode.c).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,84 +21,82 @@
 #include "report.h"
 
 #define ARROW " \xe2\x86\x92 "	/* U+2192 */
-#define DOC_MAX (64L << 20)
 
-enum { FAM_FILE = 1, FAM_SHMEM };
-
-/* The verdict ranking (docs/verdicts.md), higher is better. */
-static const struct verdict_rank {
-	const char *name;
-	int family;
-	int rank;
-} verdict_ranks[] = {
-	{ "pmd", FAM_FILE, 4 },
-	{ "pmd-collapse-only", FAM_FILE, 3 },
-	{ "large", FAM_FILE, 2 },
-	{ "base", FAM_FILE, 1 },
-	{ "shmem-pmd", FAM_SHMEM, 2 },
-	{ "shmem-base", FAM_SHMEM, 1 },
-};
-
-/* NULL: not a measurement (skip, error, or a verdict we do not know). */
-static const struct verdict_rank *verdict_rank(const char *v)
+static const char *or(const char *s, const char *dflt)
 {
-	size_t i;
+	return s ? s : dflt;
+}
 
-	for (i = 0; i < sizeof(verdict_ranks) / sizeof(verdict_ranks[0]); i++)
-		if (!strcmp(verdict_ranks[i].name, v))
-			return &verdict_ranks[i];
-	return NULL;
+/* A profile's verdict as written, "?" for none or no profile. */
+static const char *verdict_of(const struct fsp_res_profile *p)
+{
+	return p ? or(fsp_res_verdict_name(p), "?") : "?";
+}
+
+/* skip, error, null or unknown: not a measurement (verdict.c's table). */
+static int measured(const struct fsp_res_profile *p)
+{
+	return p && fsp_verdict_measured(p->verdict);
 }
 
 enum change { CH_SAME, CH_BETTER, CH_WORSE, CH_UNMEASURED, CH_OTHER };
 
-static enum change verdict_change(const char *a, const char *b)
+static enum change verdict_change(const struct fsp_res_profile *a,
+				  const struct fsp_res_profile *b)
 {
-	const struct verdict_rank *ra = verdict_rank(a), *rb = verdict_rank(b);
+	const struct fsp_verdict_info *ra, *rb;
 
-	if (!strcmp(a, b))
+	if (!strcmp(verdict_of(a), verdict_of(b)))
 		return CH_SAME;
-	if (!ra || !rb)
+	if (!measured(a) || !measured(b))
 		return CH_UNMEASURED;
+	ra = fsp_verdict_info(a->verdict);
+	rb = fsp_verdict_info(b->verdict);
 	if (ra->family != rb->family)
 		return CH_OTHER;
 	return rb->rank > ra->rank ? CH_BETTER : CH_WORSE;
 }
 
+/* Indices into the old and the new array; -1: not on that side. */
 struct pair {
-	struct json_object *o, *n;	/* either may be NULL */
+	int o, n;
 };
 
-/* Match the elements of two arrays by "name", in old order, then added. */
-static int pair_up(struct json_object *a, struct json_object *b,
-		   struct pair **out, size_t *nr)
+/* The name of element i of an array of structs with a char *name. */
+static const char *name_at(const void *arr, size_t size, size_t off, int i)
 {
-	size_t na = fsp_json_array_len(a), nb = fsp_json_array_len(b);
-	size_t i, j, k = 0;
+	const char *name = *(char *const *)((const char *)arr +
+					    (size_t)i * size + off);
+
+	return or(name, "");
+}
+
+/* Match two arrays by name, the n-th with the n-th, in old order, then
+ * the added ones. */
+static int pair_up(const void *a, int na, const void *b, int nb,
+		   size_t size, size_t off, struct pair **out, int *nr)
+{
 	struct pair *p;
+	int i, j, k = 0;
 	char *used;
 
 	*out = NULL;
 	*nr = 0;
-	p = calloc(na + nb + 1, sizeof(*p));
-	used = calloc(nb + 1, 1);
+	p = calloc((size_t)na + nb + 1, sizeof(*p));
+	used = calloc((size_t)nb + 1, 1);
 	if (!p || !used) {
 		free(p);
 		free(used);
 		return -ENOMEM;
 	}
 	for (i = 0; i < na; i++) {
-		struct json_object *x = json_object_array_get_idx(a, i);
-		const char *name = fsp_json_get_str(x, "name", "");
+		const char *name = name_at(a, size, off, i);
 
-		p[k].o = x;
+		p[k] = (struct pair){ i, -1 };
 		for (j = 0; j < nb; j++) {
-			struct json_object *y = json_object_array_get_idx(b, j);
-
-			if (!used[j] &&
-			    !strcmp(name, fsp_json_get_str(y, "name", ""))) {
+			if (!used[j] && !strcmp(name, name_at(b, size, off, j))) {
 				used[j] = 1;
-				p[k].n = y;
+				p[k].n = j;
 				break;
 			}
 		}
@@ -105,16 +104,11 @@ static int pair_up(struct json_object *a, struct json_object *b,
 	}
 	for (j = 0; j < nb; j++)
 		if (!used[j])
-			p[k++].n = json_object_array_get_idx(b, j);
+			p[k++] = (struct pair){ -1, j };
 	free(used);
 	*out = p;
 	*nr = k;
 	return 0;
-}
-
-static const char *verdict_of(struct json_object *p)
-{
-	return fsp_json_get_str(p, "verdict", "?");
 }
 
 /* pre, a (→ b if b), post: a and b come from the documents, sanitized. */
@@ -130,30 +124,37 @@ static void say(FILE *out, const char *pre, const char *a, const char *b,
 	fputs(post, out);
 }
 
-static void put_reason(FILE *out, const char *sep, struct json_object *p)
+static void put_reason(FILE *out, const char *sep, const char *why)
 {
-	const char *why = fsp_json_get_str(p, "reason", NULL);
-
 	if (why && *why) {
 		fputs(sep, out);
 		fsp_report_put_line(out, why, 0);
 	}
 }
 
+static void order_str(const struct fsp_res_profile *p, int fault,
+		      char *buf, size_t len)
+{
+	int order = fault ? p->max_order_fault : p->max_order_read;
+
+	if (p->has_probes && order >= 0)
+		snprintf(buf, len, "%d", order);
+	else
+		snprintf(buf, len, "-");
+}
+
 /* "; max_order read 0 → 9, fault 0 → 9" when the orders moved. */
-static void order_change(FILE *out, struct json_object *o,
-			 struct json_object *n)
+static void order_change(FILE *out, const struct fsp_res_profile *o,
+			 const struct fsp_res_profile *n)
 {
 	static const char *const keys[] = { "read", "fault" };
-	struct json_object *mo = fsp_json_get(o, "max_order");
-	struct json_object *mn = fsp_json_get(n, "max_order");
 	const char *sep = "; max_order ";
-	size_t i;
+	char a[16], b[16];
+	int i;
 
 	for (i = 0; i < 2; i++) {
-		const char *a = fsp_json_get_str(mo, keys[i], "-");
-		const char *b = fsp_json_get_str(mn, keys[i], "-");
-
+		order_str(o, i, a, sizeof(a));
+		order_str(n, i, b, sizeof(b));
 		if (!strcmp(a, b))
 			continue;
 		fprintf(out, "%s%s ", sep, keys[i]);
@@ -162,26 +163,24 @@ static void order_change(FILE *out, struct json_object *o,
 	}
 }
 
-static void route_str(struct json_object *p, char *buf, size_t len)
+static void route_str(const struct fsp_res_profile *p, char *buf,
+		      size_t len)
 {
-	struct json_object *r = fsp_json_get(p, "route");
-	size_t i, used = 0;
+	int i, routes = p->has_probes ? p->routes : 0;
+	size_t used = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < fsp_json_array_len(r) && used < len; i++) {
-		const char *s = json_object_get_string(
-			json_object_array_get_idx(r, i));
-
-		used += snprintf(buf + used, len - used, "%s%s", i ? "," : "",
-				 s ? s : "null");
-	}
+	for (i = 0; i < FSP_NR_ROUTES && used < len; i++)
+		if (routes & (1 << i))
+			used += snprintf(buf + used, len - used, "%s%s",
+					 used ? "," : "", fsp_route_names[i]);
 	if (!buf[0])
 		snprintf(buf, len, "none");
 }
 
 /* "; route fault,collapse → fault" when the routes changed. */
-static void route_change(FILE *out, struct json_object *o,
-			 struct json_object *n)
+static void route_change(FILE *out, const struct fsp_res_profile *o,
+			 const struct fsp_res_profile *n)
 {
 	char a[128], b[128];
 
@@ -191,78 +190,92 @@ static void route_change(FILE *out, struct json_object *o,
 		say(out, "; route ", a, b, "");
 }
 
-/* Probe result changes of one profile; returns how many are worse. */
-static int probe_changes(FILE *out, struct json_object *o,
-			 struct json_object *n)
+static const char *result_of(const struct fsp_res_probe *pr)
 {
-	struct pair *pp;
-	size_t i, nr;
-	int worse = 0;
+	return pr ? or(fsp_res_result_name(pr), "?") : "?";
+}
 
-	if (pair_up(fsp_json_get(o, "probes"), fsp_json_get(n, "probes"),
-		    &pp, &nr))
+/* One probe's line; returns 1 if it went pass -> fail. */
+static int probe_change(FILE *out, const struct fsp_res_probe *x,
+			const struct fsp_res_probe *y)
+{
+	const char *a = result_of(x), *b = result_of(y);
+
+	fputs("      ", out);
+	fsp_report_put_line(out, or((x ? x : y)->name, "?"), 0);
+	if (!y) {
+		say(out, ": removed (was ", a, NULL, ")\n");
+		return 0;
+	}
+	if (!x) {
+		say(out, ": added (", b, NULL, ")");
+		put_reason(out, ": ", y->reason);
+		fputc('\n', out);
+		return 0;
+	}
+	say(out, ": ", a, b, "");
+	if (x->result == FSP_PASS && y->result == FSP_FAIL)
+		fputs(" (WORSE)", out);
+	else if (y->result == FSP_FAIL)
+		fputs(" (fails; did not pass before)", out);
+	else if (x->result == FSP_FAIL && y->result == FSP_PASS)
+		fputs(" (fixed)", out);
+	else if (y->result != FSP_PASS)
+		fputs(" (not measured)", out);
+	if (y->result != FSP_PASS)
+		put_reason(out, ": ", y->reason);
+	fputc('\n', out);
+	return x->result == FSP_PASS && y->result == FSP_FAIL;
+}
+
+/* Probe result changes of one profile; returns how many are worse. */
+static int probe_changes(FILE *out, const struct fsp_res_profile *o,
+			 const struct fsp_res_profile *n)
+{
+	int no = o->has_probes ? o->nr_probes : 0;
+	int nn = n->has_probes ? n->nr_probes : 0;
+	struct pair *pp;
+	int i, nr, worse = 0;
+
+	if (pair_up(o->probes, no, n->probes, nn, sizeof(*o->probes),
+		    offsetof(struct fsp_res_probe, name), &pp, &nr))
 		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
-		struct json_object *x = pp[i].o, *y = pp[i].n;
-		const char *a = fsp_json_get_str(x, "result", "?");
-		const char *b = fsp_json_get_str(y, "result", "?");
-		enum fsp_result ra = fsp_report_result(x);
-		enum fsp_result rb = fsp_report_result(y);
+		const struct fsp_res_probe *x = pp[i].o < 0 ? NULL :
+						&o->probes[pp[i].o];
+		const struct fsp_res_probe *y = pp[i].n < 0 ? NULL :
+						&n->probes[pp[i].n];
 
-		if (x && y && !strcmp(a, b))
+		if (x && y && !strcmp(result_of(x), result_of(y)))
 			continue;
-		fputs("      ", out);
-		fsp_report_put_line(out, fsp_json_get_str(x ? x : y, "name",
-							  "?"), 0);
-		if (!y) {
-			say(out, ": removed (was ", a, NULL, ")\n");
-			continue;
-		}
-		if (!x) {
-			say(out, ": added (", b, NULL, ")");
-			put_reason(out, ": ", y);
-			fputc('\n', out);
-			continue;
-		}
-		say(out, ": ", a, b, "");
-		if (ra == FSP_RES_PASS && rb == FSP_RES_FAIL) {
-			fputs(" (WORSE)", out);
-			worse++;
-		} else if (rb == FSP_RES_FAIL) {
-			fputs(" (fails; did not pass before)", out);
-		} else if (ra == FSP_RES_FAIL && rb == FSP_RES_PASS) {
-			fputs(" (fixed)", out);
-		} else if (rb != FSP_RES_PASS) {
-			fputs(" (not measured)", out);
-		}
-		if (rb != FSP_RES_PASS)
-			put_reason(out, ": ", y);
-		fputc('\n', out);
+		worse += probe_change(out, x, y);
 	}
 	free(pp);
 	return worse;
 }
 
-/* One line per profile, then its probe changes; returns worse count. */
-static int profile_change(FILE *out, const struct pair *p)
-{
-	const char *name = fsp_json_get_str(p->o ? p->o : p->n, "name", "?");
-	const char *a = verdict_of(p->o), *b = verdict_of(p->n);
-	int worse = 0, ret;
+/* The two profiles of a pair; either may be NULL. */
+struct side_pair {
+	const struct fsp_res_profile *o, *n;
+};
 
-	fputs("  ", out);
-	fsp_report_put_line(out, name, 0);
-	if (!p->n) {
-		say(out, ": removed (was ", a, NULL, ")\n");
-		return 0;
-	}
-	if (!p->o) {
-		say(out, ": added (", b, NULL, "");
-		put_reason(out, ": ", p->n);
-		fputs(")\n", out);
-		return 0;
-	}
-	switch (verdict_change(a, b)) {
+static struct side_pair sides(const struct fsp_res_doc *a,
+			      const struct fsp_res_doc *b,
+			      const struct pair *p)
+{
+	return (struct side_pair){
+		p->o < 0 ? NULL : &a->profiles[p->o],
+		p->n < 0 ? NULL : &b->profiles[p->n],
+	};
+}
+
+/* The verdict line of a matched pair; returns 1 if it is worse. */
+static int verdict_line(FILE *out, const struct fsp_res_profile *o,
+			const struct fsp_res_profile *n)
+{
+	const char *a = verdict_of(o), *b = verdict_of(n);
+
+	switch (verdict_change(o, n)) {
 	case CH_SAME:
 		say(out, ": ", b, NULL, " (unchanged)");
 		break;
@@ -271,11 +284,10 @@ static int profile_change(FILE *out, const struct pair *p)
 		break;
 	case CH_WORSE:
 		say(out, ": ", a, b, " (WORSE)");
-		worse++;
-		break;
+		return 1;
 	case CH_UNMEASURED:
 		say(out, ": ", a, b, " (not measured");
-		put_reason(out, ": ", verdict_rank(b) ? p->o : p->n);
+		put_reason(out, ": ", measured(n) ? o->reason : n->reason);
 		fputc(')', out);
 		break;
 	case CH_OTHER:
@@ -283,12 +295,34 @@ static int profile_change(FILE *out, const struct pair *p)
 		    "filesystem)");
 		break;
 	}
-	if (verdict_rank(a) && verdict_rank(b)) {
-		route_change(out, p->o, p->n);
-		order_change(out, p->o, p->n);
+	return 0;
+}
+
+/* One line per profile, then its probe changes; returns worse count. */
+static int profile_change(FILE *out, struct side_pair s)
+{
+	const struct fsp_res_profile *o = s.o, *n = s.n;
+	int worse, ret;
+
+	fputs("  ", out);
+	fsp_report_put_line(out, or((o ? o : n)->name, "?"), 0);
+	if (!n) {
+		say(out, ": removed (was ", verdict_of(o), NULL, ")\n");
+		return 0;
+	}
+	if (!o) {
+		say(out, ": added (", verdict_of(n), NULL, "");
+		put_reason(out, ": ", n->reason);
+		fputs(")\n", out);
+		return 0;
+	}
+	worse = verdict_line(out, o, n);
+	if (measured(o) && measured(n)) {
+		route_change(out, o, n);
+		order_change(out, o, n);
 	}
 	fputc('\n', out);
-	ret = probe_changes(out, p->o, p->n);
+	ret = probe_changes(out, o, n);
 	if (ret < 0)
 		return ret;
 	return worse + ret;
@@ -296,114 +330,149 @@ static int profile_change(FILE *out, const struct pair *p)
 
 enum which { LOSE, LOSE_COLLAPSE, GAIN, UNMEASURED, ADDED, REMOVED };
 
-/* Does pair p belong on summary line w? */
-static int in_summary(const struct pair *p, enum which w)
+/* Does pair s belong on summary line w? */
+static int in_summary(struct side_pair s, enum which w)
 {
-	const char *a = verdict_of(p->o), *b = verdict_of(p->n);
-	int measured = p->o && p->n && verdict_rank(a) && verdict_rank(b);
+	int both = s.o && s.n && measured(s.o) && measured(s.n);
 
 	switch (w) {
 	case LOSE:
-		return measured && !strcmp(a, "pmd") && strcmp(b, "pmd");
+		return both && s.o->verdict == FSP_V_PMD &&
+		       s.n->verdict != FSP_V_PMD;
 	case LOSE_COLLAPSE:
-		return measured && !strcmp(a, "pmd-collapse-only") &&
-		       strcmp(b, "pmd") && strcmp(b, "pmd-collapse-only");
+		return both && s.o->verdict == FSP_V_PMD_COLLAPSE_ONLY &&
+		       s.n->verdict != FSP_V_PMD &&
+		       s.n->verdict != FSP_V_PMD_COLLAPSE_ONLY;
 	case GAIN:
-		return measured && strcmp(a, "pmd") && !strcmp(b, "pmd");
+		return both && s.o->verdict != FSP_V_PMD &&
+		       s.n->verdict == FSP_V_PMD;
 	case UNMEASURED:
-		return p->o && p->n &&
-		       verdict_change(a, b) == CH_UNMEASURED;
+		return s.o && s.n &&
+		       verdict_change(s.o, s.n) == CH_UNMEASURED;
 	case ADDED:
-		return !p->o;
+		return !s.o;
 	case REMOVED:
-		return !p->n;
+		return !s.n;
 	}
 	return 0;
 }
 
-static void summary_line(FILE *out, const struct pair *pairs, size_t nr,
-			 enum which w, const char *label, int always)
-{
-	size_t i, n = 0;
+struct cmp {
+	FILE *out;
+	const struct fsp_res_doc *a, *b;
+	struct pair *pairs;
+	int nr;
+};
 
-	for (i = 0; i < nr; i++)
-		n += in_summary(&pairs[i], w);
+static void summary_line(const struct cmp *c, enum which w,
+			 const char *label, int always)
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->nr; i++)
+		n += in_summary(sides(c->a, c->b, &c->pairs[i]), w);
 	if (!n && !always)
 		return;
-	fprintf(out, "  %s: %s", label, n ? "" : "none");
-	for (i = 0; i < nr; i++) {
-		const struct pair *p = &pairs[i];
+	fprintf(c->out, "  %s: %s", label, n ? "" : "none");
+	for (i = 0; i < c->nr; i++) {
+		struct side_pair s = sides(c->a, c->b, &c->pairs[i]);
 
-		if (!in_summary(p, w))
+		if (!in_summary(s, w))
 			continue;
-		fsp_report_put_line(out, fsp_json_get_str(p->o ? p->o : p->n,
-							  "name", "?"), 0);
-		if (p->o && p->n)
-			say(out, " (", verdict_of(p->o), verdict_of(p->n),
+		fsp_report_put_line(c->out, or((s.o ? s.o : s.n)->name, "?"),
+				    0);
+		if (s.o && s.n)
+			say(c->out, " (", verdict_of(s.o), verdict_of(s.n),
 			    ")");
 		else
-			say(out, " (", verdict_of(p->o ? p->o : p->n), NULL,
+			say(c->out, " (", verdict_of(s.o ? s.o : s.n), NULL,
 			    ")");
 		if (--n)
-			fputs(", ", out);
+			fputs(", ", c->out);
 	}
-	fputc('\n', out);
+	fputc('\n', c->out);
 }
 
-static void side(FILE *out, const char *label, struct json_object *doc)
+static void side(FILE *out, const char *label, const struct fsp_res_doc *d)
 {
-	struct json_object *thp = fsp_json_get(doc, "thp");
-	struct json_object *ro = fsp_json_get(thp, "read_only_thp_for_fs");
-	const char *st = fsp_json_get_str(thp, "read_only_thp_for_fs_state",
-					  "");
+	int ro = d->has_thp ? d->thp.read_only_thp_for_fs : -1;
+	const char *st = d->has_thp ? d->thp.read_only_thp_for_fs_state :
+			 NULL;
 
 	fprintf(out, "  %s: kernel ", label);
-	fsp_report_put_line(out, fsp_json_get_str(doc, "kernel", "?"), 0);
+	fsp_report_put_line(out, or(d->kernel, "?"), 0);
 	fputs(" (", out);
-	fsp_report_put_line(out, fsp_json_get_str(doc, "arch", "?"), 0);
+	fsp_report_put_line(out, or(d->arch, "?"), 0);
 	fputs(", fsprobe ", out);
-	fsp_report_put_line(out, fsp_json_get_str(doc, "fsprobe", "?"), 0);
+	fsp_report_put_line(out, or(d->fsprobe, "?"), 0);
 	fprintf(out, ", READ_ONLY_THP_FOR_FS%s, THP enabled=",
-		!strcmp(st, "absent") ? " absent" :
-		!ro ? " unknown" : json_object_get_boolean(ro) ? "=y" :
-		" not set");
-	fsp_report_put_line(out, fsp_json_get_str(thp, "enabled", "?"), 0);
+		st && !strcmp(st, "absent") ? " absent" :
+		ro < 0 ? " unknown" : ro ? "=y" : " not set");
+	fsp_report_put_line(out, d->has_thp ? or(d->thp.enabled, "?") : "?",
+			    0);
 	fputs(")\n", out);
 }
 
 /* Orders only mean the same thing with the same page and PMD size. */
-static void same_geometry(FILE *out, struct json_object *a,
-			  struct json_object *b)
+static void same_geometry(FILE *out, const struct fsp_res_doc *a,
+			  const struct fsp_res_doc *b)
 {
-	static const char *const keys[] = { "page_size", "pmd_order" };
-	size_t i;
+	char x[2][32], y[2][32];
+	int i;
 
+	snprintf(x[0], sizeof(x[0]), "%lld", a->page_size);
+	snprintf(y[0], sizeof(y[0]), "%lld", b->page_size);
+	if (a->page_size == FSP_RES_ABSENT)
+		snprintf(x[0], sizeof(x[0]), "?");
+	if (b->page_size == FSP_RES_ABSENT)
+		snprintf(y[0], sizeof(y[0]), "?");
+	snprintf(x[1], sizeof(x[1]), a->pmd_order >= 0 ? "%d" : "?",
+		 a->pmd_order);
+	snprintf(y[1], sizeof(y[1]), b->pmd_order >= 0 ? "%d" : "?",
+		 b->pmd_order);
 	for (i = 0; i < 2; i++) {
-		const char *x = fsp_json_get_str(a, keys[i], "?");
-		const char *y = fsp_json_get_str(b, keys[i], "?");
-
-		if (!strcmp(x, y))
+		if (!strcmp(x[i], y[i]))
 			continue;
-		fprintf(out, "  note: %s differs (", keys[i]);
-		say(out, "", x, y, "): folio orders do not compare "
+		fprintf(out, "  note: %s differs (", i ? "pmd_order" :
+			"page_size");
+		say(out, "", x[i], y[i], "): folio orders do not compare "
 		    "directly\n");
 	}
 }
 
-static int compare_json(FILE *out, struct json_object *old_doc,
-			struct json_object *new_doc, int *worse)
+static void summary(const struct cmp *c, int bad)
 {
-	struct pair *pairs;
-	size_t i, nr;
-	int bad = 0, ret;
+	FILE *out = c->out;
+
+	fputs("\nSummary:\n", out);
+	summary_line(c, LOSE, "lose PMD text (was pmd)", 1);
+	summary_line(c, GAIN, "gain PMD text (now pmd)", 1);
+	summary_line(c, LOSE_COLLAPSE, "lose collapse-only PMD text "
+		     "(READ_ONLY_THP_FOR_FS route)", 0);
+	summary_line(c, UNMEASURED, "not measured on one side "
+		     "(skip/error, not counted)", 0);
+	summary_line(c, ADDED, "added", 0);
+	summary_line(c, REMOVED, "removed", 0);
+	if (bad)
+		fprintf(out, "  result: WORSE, %d measured regression%s\n",
+			bad, bad == 1 ? "" : "s");
+	else
+		fputs("  result: no measured regression\n", out);
+}
+
+int fsp_compare(FILE *out, const struct fsp_res_doc *old_doc,
+		const struct fsp_res_doc *new_doc, int *worse)
+{
+	struct cmp c = { out, old_doc, new_doc, NULL, 0 };
+	int i, bad = 0, ret;
 
 	*worse = 0;
-	if (!old_doc || !new_doc ||
-	    !json_object_is_type(old_doc, json_type_object) ||
-	    !json_object_is_type(new_doc, json_type_object))
+	if (!old_doc || !new_doc)
 		return -EINVAL;
-	ret = pair_up(fsp_json_get(old_doc, "profiles"),
-		      fsp_json_get(new_doc, "profiles"), &pairs, &nr);
+	ret = pair_up(old_doc->profiles, old_doc->nr_profiles,
+		      new_doc->profiles, new_doc->nr_profiles,
+		      sizeof(*old_doc->profiles),
+		      offsetof(struct fsp_res_profile, name), &c.pairs, &c.nr);
 	if (ret)
 		return ret;
 	fputs("fsprobe compare: old" ARROW "new\n", out);
@@ -412,50 +481,20 @@ static int compare_json(FILE *out, struct json_object *old_doc,
 	same_geometry(out, old_doc, new_doc);
 	fputs("\nProfiles (verdict old" ARROW "new, then changed probes):\n",
 	      out);
-	if (!nr)
+	if (!c.nr)
 		fputs("  none\n", out);
-	for (i = 0; i < nr; i++) {
-		ret = profile_change(out, &pairs[i]);
+	for (i = 0; i < c.nr; i++) {
+		ret = profile_change(out, sides(old_doc, new_doc, &c.pairs[i]));
 		if (ret < 0)
 			goto out;
 		bad += ret;
 	}
-	fputs("\nSummary:\n", out);
-	summary_line(out, pairs, nr, LOSE, "lose PMD text (was pmd)", 1);
-	summary_line(out, pairs, nr, GAIN, "gain PMD text (now pmd)", 1);
-	summary_line(out, pairs, nr, LOSE_COLLAPSE, "lose collapse-only PMD "
-		     "text (READ_ONLY_THP_FOR_FS route)", 0);
-	summary_line(out, pairs, nr, UNMEASURED, "not measured on one side "
-		     "(skip/error, not counted)", 0);
-	summary_line(out, pairs, nr, ADDED, "added", 0);
-	summary_line(out, pairs, nr, REMOVED, "removed", 0);
-	if (bad)
-		fprintf(out, "  result: WORSE, %d measured regression%s\n",
-			bad, bad == 1 ? "" : "s");
-	else
-		fputs("  result: no measured regression\n", out);
+	summary(&c, bad);
 	*worse = bad > 0;
 	ret = 0;
 out:
-	free(pairs);
+	free(c.pairs);
 	if (!ret && ferror(out))
 		ret = -EIO;
-	return ret;
-}
-
-int fsp_compare(FILE *out, const struct fsp_res_doc *old_doc,
-		const struct fsp_res_doc *new_doc, int *worse)
-{
-	struct json_object *a, *b;
-	int ret;
-
-	*worse = 0;
-	if (!old_doc || !new_doc)
-		return -EINVAL;
-	a = fsp_res_doc_json(old_doc);
-	b = fsp_res_doc_json(new_doc);
-	ret = compare_json(out, a, b, worse);
-	json_object_put(a);
-	json_object_put(b);
 	return ret;
 }

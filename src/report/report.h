@@ -22,7 +22,8 @@ enum { FSP_EXIT_OK = 0, FSP_EXIT_FAIL = 1, FSP_EXIT_USAGE = 2 };
 
 /* The environment's keys as JSON and an empty "profiles" (`env`). */
 struct json_object *fsp_doc_new(const struct fsp_sysinfo *si);
-/* FSP_EXIT_FAIL if a probe failed or the kernel log showed a splat. */
+/* FSP_EXIT_FAIL if a probe failed, the kernel log showed a splat or a
+ * profile's verdict is error (the harness could not measure it). */
 int fsp_doc_exit_status(const struct fsp_res_doc *doc);
 
 /* How a renderer for people writes: the caller decides both. */
@@ -89,21 +90,21 @@ static inline int fsp_doc_load(const char *path, struct fsp_res_doc **doc,
 }
 
 /* Helpers shared by the renderers (defined in report_ktap.c). */
-enum fsp_result {
-	FSP_RES_PASS, FSP_RES_FAIL, FSP_RES_SKIP, FSP_RES_ERROR,
-	FSP_RES_UNKNOWN,
-};
-/* A probe's "result" member; FSP_RES_UNKNOWN for anything else. */
-enum fsp_result fsp_report_result(struct json_object *probe);
 /* s on one line: control characters become spaces; if name, '#' -> '_'. */
 void fsp_report_put_line(FILE *out, const char *s, int name);
-/* A value on one line: scalars as text, containers as plain JSON. */
+/* A JSON value (evidence) on one line: scalars as text, containers as
+ * plain JSON. */
 void fsp_report_put_value(FILE *out, struct json_object *v);
-/* The elements of an array joined by sep, or empty if there are none. */
-void fsp_report_put_list(FILE *out, struct json_object *arr,
-			 const char *sep, const char *empty);
+/* The route names of routes (FSP_ROUTE_*) joined by sep, or empty. */
+void fsp_report_put_routes(FILE *out, int routes, const char *sep,
+			   const char *empty);
+/* An order as a number, or dflt if it was not measured (< 0). */
+void fsp_report_put_order(FILE *out, int order, const char *dflt);
 
-/* Accessors that accept a NULL object and missing or null members. */
+/*
+ * Evidence stays free-form json-c (docs/json.md): accessors for it that
+ * accept a NULL object and missing or null members.
+ */
 static inline struct json_object *fsp_json_get(struct json_object *obj,
 					       const char *key)
 {
@@ -123,7 +124,7 @@ static inline const char *fsp_json_get_str(struct json_object *obj,
 	return v ? json_object_get_string(v) : dflt;
 }
 
-/* Number of elements of an array member, 0 if absent or not an array. */
+/* Number of elements of an array, 0 if absent or not an array. */
 static inline size_t fsp_json_array_len(struct json_object *arr)
 {
 	if (!arr || !json_object_is_type(arr, json_type_array))

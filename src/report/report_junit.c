@@ -14,6 +14,7 @@
  * attribute normalization cannot eat them.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,69 +153,68 @@ struct counts {
 	int timed;	/* some time was known */
 };
 
-/* Does the profile get the extra "profile" testcase, and as what? */
-static enum fsp_result profile_case(struct json_object *p)
-{
-	const char *v = fsp_json_get_str(p, "verdict", "");
-
-	if (!strcmp(v, "error"))
-		return FSP_RES_ERROR;
-	if (!strcmp(v, "skip") && !fsp_json_array_len(fsp_json_get(p,
-							       "probes")))
-		return FSP_RES_SKIP;
-	return FSP_RES_PASS;
-}
-
-static void count_result(struct counts *c, enum fsp_result r)
+/* What a testcase reports: a probe's outcome, or FSP_NR_OUTCOMES. */
+static void count_result(struct counts *c, enum fsp_outcome r)
 {
 	c->tests++;
-	c->failures += r == FSP_RES_FAIL;
-	c->errors += r == FSP_RES_ERROR || r == FSP_RES_UNKNOWN;
-	c->skipped += r == FSP_RES_SKIP;
+	c->failures += r == FSP_FAIL;
+	c->errors += r == FSP_ERROR || r >= FSP_NR_OUTCOMES;
+	c->skipped += r == FSP_SKIP;
 }
 
-static int get_ms(struct json_object *v, long long *ms)
+/* *sum += v, saturating: a hostile document may hold huge times. */
+static void add_ms(long long *sum, long long v)
 {
-	if (!v || !(json_object_is_type(v, json_type_int) ||
-		    json_object_is_type(v, json_type_double)))
-		return 0;
-	*ms = json_object_get_int64(v);
-	return *ms >= 0;
+	*sum = v > LLONG_MAX - *sum ? LLONG_MAX : *sum + v;
 }
 
-static void count_profile(struct json_object *p, struct counts *c)
+static int nr_probes(const struct fsp_res_profile *p)
 {
-	struct json_object *probes = fsp_json_get(p, "probes");
-	struct json_object *t = fsp_json_get(p, "timing_ms");
-	size_t i, nr = fsp_json_array_len(probes);
+	return p->has_probes ? p->nr_probes : 0;
+}
+
+/*
+ * Does the profile get the extra "profile" testcase, and as what?
+ * FSP_ERROR for verdict error, FSP_SKIP for skip without probes, else
+ * FSP_PASS (no extra testcase).
+ */
+static enum fsp_outcome profile_case(const struct fsp_res_profile *p)
+{
+	if (p->verdict == FSP_V_ERROR)
+		return FSP_ERROR;
+	if (p->verdict == FSP_V_SKIP && !nr_probes(p))
+		return FSP_SKIP;
+	return FSP_PASS;
+}
+
+static void count_profile(const struct fsp_res_profile *p,
+			  struct counts *c)
+{
+	const char *key;
 	long long ms, probe_ms = 0;
-	int probe_timed = 0;
+	int i, probe_timed = 0;
 
 	memset(c, 0, sizeof(*c));
-	for (i = 0; i < nr; i++) {
-		struct json_object *pr = json_object_array_get_idx(probes, i);
-
-		count_result(c, fsp_report_result(pr));
-		if (get_ms(fsp_json_get(pr, "ms"), &ms)) {
-			probe_ms += ms;
+	for (i = 0; i < nr_probes(p); i++) {
+		count_result(c, p->probes[i].result);
+		if (p->probes[i].ms >= 0) {
+			add_ms(&probe_ms, p->probes[i].ms);
 			probe_timed = 1;
 		}
 	}
-	if (profile_case(p) != FSP_RES_PASS)
+	if (profile_case(p) != FSP_PASS)
 		count_result(c, profile_case(p));
 	/* The profile's wall time: "total" if there is one, else the sum
 	 * of its parts (mkfs + mount + probes). */
-	if (get_ms(fsp_json_get(t, "total"), &ms)) {
-		c->ms = ms;
+	if (p->timing.total >= 0) {
+		c->ms = p->timing.total;
 		c->timed = 1;
-	} else if (t && json_object_is_type(t, json_type_object)) {
-		json_object_object_foreach(t, key, val) {
-			(void)key;
-			if (get_ms(val, &ms)) {
-				c->ms += ms;
+	} else {
+		for (i = 0; fsp_res_timing_at(&p->timing, i, &key, &ms); i++)
+			if (ms >= 0) {
+				add_ms(&c->ms, ms);
 				c->timed = 1;
 			}
-		}
 	}
 	if (!c->timed) {
 		c->ms = probe_ms;
@@ -232,85 +232,111 @@ static void counts_attrs(FILE *out, const struct counts *c)
 			c->ms % 1000);
 }
 
-static void property(FILE *out, const char *name, struct json_object *v,
+/* <property name= value=/>; nothing if val and dflt are both NULL. */
+static void property(FILE *out, const char *name, const char *val,
 		     const char *dflt)
 {
-	if (!v && !dflt)
+	if (!val && !dflt)
 		return;
 	fputs("      <property", out);
 	attr(out, "name", name);
-	fputs(" value=\"", out);
-	if (v)
-		xml_put_value(out, v, 1);
-	else
-		xml_put(out, dflt, 1);
-	fputs("\"/>\n", out);
+	attr(out, "value", val ? val : dflt);
+	fputs("/>\n", out);
 }
 
-/* Join an array with sep into a json string, for one property value. */
-static struct json_object *joined(struct json_object *arr, const char *sep)
+static void property_int(FILE *out, const char *name, long long v,
+			 int present, const char *dflt)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lld", v);
+	property(out, name, present ? buf : NULL, dflt);
+}
+
+/* A property whose value fn writes (mkfs, route); dflt if !present. */
+static void property_mem(FILE *out, const char *name, int present,
+			 const char *dflt,
+			 void (*fn)(FILE *m, const struct fsp_res_profile *p),
+			 const struct fsp_res_profile *p)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	struct json_object *s;
 	FILE *m;
 
-	if (!fsp_json_array_len(arr))
-		return NULL;
+	if (!present) {
+		property(out, name, NULL, dflt);
+		return;
+	}
 	m = open_memstream(&buf, &len);
 	if (!m)
-		return NULL;
-	fsp_report_put_list(m, arr, sep, "");
-	if (fclose(m)) {
-		free(buf);
-		return NULL;
-	}
-	s = json_object_new_string_len(buf, (int)len);
+		return;
+	fn(m, p);
+	if (!fclose(m))
+		property(out, name, buf, dflt);
 	free(buf);
-	return s;
 }
 
-static void properties(FILE *out, struct json_object *doc,
-		       struct json_object *p)
+static void mkfs_words(FILE *m, const struct fsp_res_profile *p)
 {
-	static const char *const top[] = {
-		"fsprobe", "kernel", "arch", "page_size", "pmd_order",
-	};
-	static const char *const thp_keys[] = {
-		"enabled", "shmem_enabled", "read_only_thp_for_fs",
-	};
-	struct json_object *thp = fsp_json_get(doc, "thp");
-	struct json_object *mo = fsp_json_get(p, "max_order");
-	struct json_object *t = fsp_json_get(p, "timing_ms"), *j;
-	char key[160];
-	size_t i;
+	int i;
+
+	for (i = 0; i < p->nr_mkfs; i++) {
+		if (i)
+			fputc(' ', m);
+		fsp_report_put_line(m, p->mkfs[i], 0);
+	}
+}
+
+static void route_words(FILE *m, const struct fsp_res_profile *p)
+{
+	fsp_report_put_routes(m, p->has_probes ? p->routes : 0, ",", "");
+}
+
+static void doc_properties(FILE *out, const struct fsp_res_doc *doc)
+{
+	int ro = doc->thp.read_only_thp_for_fs;
+
+	property(out, "fsprobe", doc->fsprobe, NULL);
+	property(out, "kernel", doc->kernel, NULL);
+	property(out, "arch", doc->arch, NULL);
+	property_int(out, "page_size", doc->page_size,
+		     doc->page_size != FSP_RES_ABSENT, NULL);
+	property_int(out, "pmd_order", doc->pmd_order, doc->pmd_order >= 0,
+		     NULL);
+	if (!doc->has_thp)
+		return;
+	property(out, "thp.enabled", doc->thp.enabled, NULL);
+	property(out, "thp.shmem_enabled", doc->thp.shmem_enabled, NULL);
+	property(out, "thp.read_only_thp_for_fs", ro < 0 ? NULL :
+		 ro ? "true" : "false", NULL);
+}
+
+static void properties(FILE *out, const struct fsp_res_doc *doc,
+		       const struct fsp_res_profile *p)
+{
+	int has = p->has_probes;
+	const char *key;
+	char name[160];
+	long long v;
+	int i;
 
 	fputs("    <properties>\n", out);
-	for (i = 0; i < sizeof(top) / sizeof(top[0]); i++)
-		property(out, top[i], fsp_json_get(doc, top[i]), NULL);
-	for (i = 0; i < sizeof(thp_keys) / sizeof(thp_keys[0]); i++) {
-		snprintf(key, sizeof(key), "thp.%s", thp_keys[i]);
-		property(out, key, fsp_json_get(thp, thp_keys[i]), NULL);
-	}
-	property(out, "fs", fsp_json_get(p, "fs"), NULL);
-	j = joined(fsp_json_get(p, "mkfs"), " ");
-	property(out, "mkfs", j, NULL);
-	json_object_put(j);
-	property(out, "mount_options", fsp_json_get(p, "mount_options"), NULL);
-	property(out, "description", fsp_json_get(p, "description"), NULL);
-	property(out, "verdict", fsp_json_get(p, "verdict"), NULL);
-	j = joined(fsp_json_get(p, "route"), ",");
-	property(out, "route", j, "none");
-	json_object_put(j);
-	property(out, "max_order.read", fsp_json_get(mo, "read"), "unmeasured");
-	property(out, "max_order.fault", fsp_json_get(mo, "fault"),
-		 "unmeasured");
-	property(out, "reason", fsp_json_get(p, "reason"), NULL);
-	if (t && json_object_is_type(t, json_type_object)) {
-		json_object_object_foreach(t, tkey, tval) {
-			snprintf(key, sizeof(key), "timing_ms.%s", tkey);
-			property(out, key, tval, NULL);
-		}
+	doc_properties(out, doc);
+	property(out, "fs", p->fs, NULL);
+	property_mem(out, "mkfs", p->nr_mkfs > 0, NULL, mkfs_words, p);
+	property(out, "mount_options", p->mount_options, NULL);
+	property(out, "description", p->description, NULL);
+	property(out, "verdict", fsp_res_verdict_name(p), NULL);
+	property_mem(out, "route", has && p->routes, "none", route_words,
+		     p);
+	property_int(out, "max_order.read", p->max_order_read,
+		     has && p->max_order_read >= 0, "unmeasured");
+	property_int(out, "max_order.fault", p->max_order_fault,
+		     has && p->max_order_fault >= 0, "unmeasured");
+	property(out, "reason", p->reason, NULL);
+	for (i = 0; fsp_res_timing_at(&p->timing, i, &key, &v); i++) {
+		snprintf(name, sizeof(name), "timing_ms.%s", key);
+		property_int(out, name, v, v != FSP_RES_ABSENT, NULL);
 	}
 	fputs("    </properties>\n", out);
 }
@@ -333,22 +359,24 @@ static void classname(FILE *out, const char *profile)
 }
 
 /* <failure>/<error>/<skipped> with the reason as message (and body). */
-static void outcome(FILE *out, enum fsp_result r, const char *why,
+static void outcome(FILE *out, enum fsp_outcome r, const char *why,
 		    const char *unknown)
 {
 	static const char *const tag[] = {
-		[FSP_RES_FAIL] = "failure", [FSP_RES_ERROR] = "error",
-		[FSP_RES_UNKNOWN] = "error", [FSP_RES_SKIP] = "skipped",
+		[FSP_FAIL] = "failure", [FSP_ERROR] = "error",
+		[FSP_NR_OUTCOMES] = "error", [FSP_SKIP] = "skipped",
 	};
 	static const char *const type[] = {
-		[FSP_RES_FAIL] = "fail", [FSP_RES_ERROR] = "error",
-		[FSP_RES_UNKNOWN] = "unknown-result",
+		[FSP_FAIL] = "fail", [FSP_ERROR] = "error",
+		[FSP_NR_OUTCOMES] = "unknown-result",
 	};
 	char msg[160];
 
-	if (r == FSP_RES_PASS)
+	if (r == FSP_PASS)
 		return;
-	if (r == FSP_RES_UNKNOWN && !why) {
+	if (r > FSP_NR_OUTCOMES)
+		r = FSP_NR_OUTCOMES;
+	if (r == FSP_NR_OUTCOMES && !why) {
 		snprintf(msg, sizeof(msg), "unknown result '%s'", unknown);
 		why = msg;
 	}
@@ -357,7 +385,7 @@ static void outcome(FILE *out, enum fsp_result r, const char *why,
 		attr(out, "message", why);
 	if (type[r])
 		attr(out, "type", type[r]);
-	if (r == FSP_RES_SKIP || !why) {
+	if (r == FSP_SKIP || !why) {
 		fputs("/>\n", out);
 		return;
 	}
@@ -366,27 +394,28 @@ static void outcome(FILE *out, enum fsp_result r, const char *why,
 	fprintf(out, "</%s>\n", tag[r]);
 }
 
-static void testcase(FILE *out, const char *profile, struct json_object *pr)
+static void testcase(FILE *out, const char *profile,
+		     const struct fsp_res_probe *pr)
 {
-	struct json_object *ev = fsp_json_get(pr, "evidence");
-	const char *why = fsp_json_get_str(pr, "reason", NULL);
-	enum fsp_result r = fsp_report_result(pr);
-	long long ms;
+	const char *res = fsp_res_result_name(pr);
+	struct json_object *ev = pr->evidence;
 
+	res = res ? res : "(none)";
 	fputs("    <testcase", out);
 	classname(out, profile);
-	attr(out, "name", fsp_json_get_str(pr, "name", "(unnamed)"));
-	if (get_ms(fsp_json_get(pr, "ms"), &ms))
-		fprintf(out, " time=\"%lld.%03lld\"", ms / 1000, ms % 1000);
+	attr(out, "name", pr->name ? pr->name : "(unnamed)");
+	if (pr->ms >= 0)
+		fprintf(out, " time=\"%lld.%03lld\"", pr->ms / 1000,
+			pr->ms % 1000);
 	fputs(">\n", out);
-	outcome(out, r, why, fsp_json_get_str(pr, "result", "(none)"));
+	outcome(out, pr->result, pr->reason, res);
 	fputs("      <system-out>", out);
 	fputs("result: ", out);
-	xml_put(out, fsp_json_get_str(pr, "result", "(none)"), 0);
+	xml_put(out, res, 0);
 	fputc('\n', out);
-	if (why) {
+	if (pr->reason) {
 		fputs("reason: ", out);
-		xml_put(out, why, 0);
+		xml_put(out, pr->reason, 0);
 		fputc('\n', out);
 	}
 	if (ev && json_object_is_type(ev, json_type_object)) {
@@ -400,43 +429,43 @@ static void testcase(FILE *out, const char *profile, struct json_object *pr)
 	fputs("</system-out>\n    </testcase>\n", out);
 }
 
-static void suite_out(FILE *out, struct json_object *p)
+static void put_order(FILE *out, int order)
 {
-	struct json_object *mo = fsp_json_get(p, "max_order");
-	struct json_object *route = fsp_json_get(p, "route");
-	size_t i;
+	if (order >= 0)
+		fprintf(out, "%d", order);
+	else
+		fputc('-', out);
+}
+
+static void suite_out(FILE *out, const struct fsp_res_profile *p)
+{
+	const char *v = fsp_res_verdict_name(p);
+	int has = p->has_probes;
 
 	fputs("    <system-out>verdict: ", out);
-	xml_put(out, fsp_json_get_str(p, "verdict", "?"), 0);
+	xml_put(out, v ? v : "?", 0);
 	fputs(" route: ", out);
-	for (i = 0; i < fsp_json_array_len(route); i++) {
-		if (i)
-			fputc(',', out);
-		xml_put_value(out, json_object_array_get_idx(route, i), 0);
-	}
-	if (!fsp_json_array_len(route))
-		fputs("none", out);
+	fsp_report_put_routes(out, has ? p->routes : 0, ",", "none");
 	fputs(" max_order: read=", out);
-	xml_put(out, fsp_json_get_str(mo, "read", "-"), 0);
+	put_order(out, has ? p->max_order_read : -1);
 	fputs(" fault=", out);
-	xml_put(out, fsp_json_get_str(mo, "fault", "-"), 0);
+	put_order(out, has ? p->max_order_fault : -1);
 	fputs(" (a lower bound of the mapping's max folio order)\n", out);
-	if (fsp_json_get(p, "reason")) {
+	if (p->reason) {
 		fputs("reason: ", out);
-		xml_put_value(out, fsp_json_get(p, "reason"), 0);
+		xml_put(out, p->reason, 0);
 		fputc('\n', out);
 	}
 	fputs("</system-out>\n", out);
 }
 
-static void testsuite(FILE *out, struct json_object *doc,
-		      struct json_object *p)
+static void testsuite(FILE *out, const struct fsp_res_doc *doc,
+		      const struct fsp_res_profile *p)
 {
-	struct json_object *probes = fsp_json_get(p, "probes");
-	const char *name = fsp_json_get_str(p, "name", "(unnamed)");
-	size_t i, nr = fsp_json_array_len(probes);
-	enum fsp_result pc = profile_case(p);
+	const char *name = p->name ? p->name : "(unnamed)";
+	enum fsp_outcome pc = profile_case(p);
 	struct counts c;
+	int i;
 
 	count_profile(p, &c);
 	fputs("  <testsuite", out);
@@ -444,56 +473,41 @@ static void testsuite(FILE *out, struct json_object *doc,
 	counts_attrs(out, &c);
 	fputs(">\n", out);
 	properties(out, doc, p);
-	if (pc != FSP_RES_PASS) {
+	if (pc != FSP_PASS) {
 		fputs("    <testcase", out);
 		classname(out, name);
 		fputs(" name=\"profile\">\n", out);
-		outcome(out, pc, fsp_json_get_str(p, "reason", NULL), "");
+		outcome(out, pc, p->reason, "");
 		fputs("    </testcase>\n", out);
 	}
-	for (i = 0; i < nr; i++)
-		testcase(out, name, json_object_array_get_idx(probes, i));
+	for (i = 0; i < nr_probes(p); i++)
+		testcase(out, name, &p->probes[i]);
 	suite_out(out, p);
 	fputs("  </testsuite>\n", out);
 }
 
-static int render_json(FILE *out, struct json_object *doc)
+int fsp_report_junit(FILE *out, const struct fsp_res_doc *doc)
 {
-	struct json_object *profs = fsp_json_get(doc, "profiles");
-	size_t i, nr = fsp_json_array_len(profs);
 	struct counts all = { 0 }, c;
+	int i;
 
-	if (!doc || !json_object_is_type(doc, json_type_object))
+	if (!doc)
 		return -EINVAL;
-	for (i = 0; i < nr; i++) {
-		count_profile(json_object_array_get_idx(profs, i), &c);
+	for (i = 0; i < doc->nr_profiles; i++) {
+		count_profile(&doc->profiles[i], &c);
 		all.tests += c.tests;
 		all.failures += c.failures;
 		all.errors += c.errors;
 		all.skipped += c.skipped;
-		all.ms += c.ms;
+		add_ms(&all.ms, c.ms);
 		all.timed |= c.timed;
 	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fputs("<testsuites name=\"fsprobe\"", out);
 	counts_attrs(out, &all);
 	fputs(">\n", out);
-	for (i = 0; i < nr; i++)
-		testsuite(out, doc, json_object_array_get_idx(profs, i));
+	for (i = 0; i < doc->nr_profiles; i++)
+		testsuite(out, doc, &doc->profiles[i]);
 	fputs("</testsuites>\n", out);
 	return ferror(out) ? -EIO : 0;
-}
-
-/* The JSON walk above reads the encoder's output of the model. */
-int fsp_report_junit(FILE *out, const struct fsp_res_doc *doc)
-{
-	struct json_object *o;
-	int ret;
-
-	if (!doc)
-		return -EINVAL;
-	o = fsp_res_doc_json(doc);
-	ret = render_json(out, o);
-	json_object_put(o);
-	return ret;
 }

@@ -57,42 +57,37 @@ void fsp_report_put_value(FILE *out, struct json_object *v)
 		fsp_report_put_line(out, json_object_get_string(v), 0);
 }
 
-void fsp_report_put_list(FILE *out, struct json_object *arr,
-			 const char *sep, const char *empty)
+/* Bit i of routes as fsp_route_names[i], joined by sep; empty if none. */
+void fsp_report_put_routes(FILE *out, int routes, const char *sep,
+			   const char *empty)
 {
-	size_t i, n = fsp_json_array_len(arr);
+	int i, n = 0;
 
+	for (i = 0; i < FSP_NR_ROUTES; i++) {
+		if (!(routes & (1 << i)))
+			continue;
+		fprintf(out, "%s%s", n++ ? sep : "", fsp_route_names[i]);
+	}
 	if (!n)
 		fputs(empty, out);
-	for (i = 0; i < n; i++) {
-		if (i)
-			fputs(sep, out);
-		fsp_report_put_value(out, json_object_array_get_idx(arr, i));
-	}
 }
 
-enum fsp_result fsp_report_result(struct json_object *probe)
+/* An order (max_order.read/fault) as a number, or dflt if not measured. */
+void fsp_report_put_order(FILE *out, int order, const char *dflt)
 {
-	const char *r = fsp_json_get_str(probe, "result", "");
-
-	if (!strcmp(r, "pass"))
-		return FSP_RES_PASS;
-	if (!strcmp(r, "fail"))
-		return FSP_RES_FAIL;
-	if (!strcmp(r, "skip"))
-		return FSP_RES_SKIP;
-	if (!strcmp(r, "error"))
-		return FSP_RES_ERROR;
-	return FSP_RES_UNKNOWN;
+	if (order >= 0)
+		fprintf(out, "%d", order);
+	else
+		fputs(dflt, out);
 }
 
 static void diag(FILE *out, const char *indent, const char *key,
-		 struct json_object *v)
+		 const char *val)
 {
 	fprintf(out, "%s# ", indent);
 	fsp_report_put_line(out, key, 0);
 	fputs(": ", out);
-	fsp_report_put_value(out, v);
+	fsp_report_put_line(out, val, 0);
 	fputc('\n', out);
 }
 
@@ -101,8 +96,13 @@ static void diag_object(FILE *out, const char *indent,
 {
 	if (!obj || !json_object_is_type(obj, json_type_object))
 		return;
-	json_object_object_foreach(obj, key, val)
-		diag(out, indent, key, val);
+	json_object_object_foreach(obj, key, val) {
+		fprintf(out, "%s# ", indent);
+		fsp_report_put_line(out, key, 0);
+		fputs(": ", out);
+		fsp_report_put_value(out, val);
+		fputc('\n', out);
+	}
 }
 
 /* Result line: "<ok|not ok> N name[ # DIRECTIVE[ reason]]". */
@@ -123,98 +123,108 @@ static void result_line(FILE *out, const char *indent, int ok, size_t n,
 }
 
 /* One probe inside a profile's subtest; returns 1 if it is not ok. */
-static int probe_ktap(FILE *out, struct json_object *pr, size_t n)
+static int probe_ktap(FILE *out, const struct fsp_res_probe *pr, size_t n)
 {
-	const char *name = fsp_json_get_str(pr, "name", NULL);
-	const char *why = fsp_json_get_str(pr, "reason", NULL);
-	struct json_object *reason = fsp_json_get(pr, "reason");
+	const char *why = pr->reason;
 	char unknown[128];
 
-	diag_object(out, KTAP_INDENT, fsp_json_get(pr, "evidence"));
-	switch (fsp_report_result(pr)) {
-	case FSP_RES_PASS:
-		if (reason)
-			diag(out, KTAP_INDENT, "reason", reason);
-		result_line(out, KTAP_INDENT, 1, n, name, NULL, NULL);
+	diag_object(out, KTAP_INDENT, pr->evidence);
+	switch (pr->result) {
+	case FSP_PASS:
+		if (why)
+			diag(out, KTAP_INDENT, "reason", why);
+		result_line(out, KTAP_INDENT, 1, n, pr->name, NULL, NULL);
 		return 0;
-	case FSP_RES_SKIP:
-		result_line(out, KTAP_INDENT, 1, n, name, "SKIP", why);
+	case FSP_SKIP:
+		result_line(out, KTAP_INDENT, 1, n, pr->name, "SKIP", why);
 		return 0;
-	case FSP_RES_FAIL:
+	case FSP_FAIL:
 		/* As a diagnostic line: after "not ok", a reason starting with
 		 * a directive word would be read as that directive. */
-		if (reason)
-			diag(out, KTAP_INDENT, "reason", reason);
-		result_line(out, KTAP_INDENT, 0, n, name, NULL, NULL);
+		if (why)
+			diag(out, KTAP_INDENT, "reason", why);
+		result_line(out, KTAP_INDENT, 0, n, pr->name, NULL, NULL);
 		return 1;
-	case FSP_RES_ERROR:
-		result_line(out, KTAP_INDENT, 0, n, name, "ERROR", why);
+	case FSP_ERROR:
+		result_line(out, KTAP_INDENT, 0, n, pr->name, "ERROR", why);
 		return 1;
 	default:
 		snprintf(unknown, sizeof(unknown), "unknown result '%s'",
-			 fsp_json_get_str(pr, "result", "(none)"));
-		if (reason)
-			diag(out, KTAP_INDENT, "reason", reason);
-		result_line(out, KTAP_INDENT, 0, n, name, "ERROR", unknown);
+			 pr->result_other ? pr->result_other : "(none)");
+		if (why)
+			diag(out, KTAP_INDENT, "reason", why);
+		result_line(out, KTAP_INDENT, 0, n, pr->name, "ERROR",
+			    unknown);
 		return 1;
 	}
 }
 
-static void verdict_diag(FILE *out, struct json_object *p)
+static const char *or(const char *s, const char *dflt)
 {
-	struct json_object *mo = fsp_json_get(p, "max_order");
+	return s ? s : dflt;
+}
+
+static void verdict_diag(FILE *out, const struct fsp_res_profile *p)
+{
+	/* Without probes (check's error shape) there are no route/orders. */
+	int has = p->has_probes;
 
 	fputs("# verdict: ", out);
-	fsp_report_put_line(out, fsp_json_get_str(p, "verdict", "?"), 0);
+	fsp_report_put_line(out, or(fsp_res_verdict_name(p), "?"), 0);
 	fputs(" route: ", out);
-	fsp_report_put_list(out, fsp_json_get(p, "route"), ",", "none");
+	fsp_report_put_routes(out, has ? p->routes : 0, ",", "none");
 	fputs(" max_order: read=", out);
-	fsp_report_put_line(out, fsp_json_get_str(mo, "read", "-"), 0);
+	fsp_report_put_order(out, has ? p->max_order_read : -1, "-");
 	fputs(" fault=", out);
-	fsp_report_put_line(out, fsp_json_get_str(mo, "fault", "-"), 0);
+	fsp_report_put_order(out, has ? p->max_order_fault : -1, "-");
 	fputc('\n', out);
 }
 
-static void profile_diags(FILE *out, struct json_object *p)
+static void timing_diag(FILE *out, const struct fsp_res_timing *t)
 {
-	struct json_object *t = fsp_json_get(p, "timing_ms");
-	const char *mo;
+	const char *key;
+	long long v;
+	int i, first = 1;
+
+	for (i = 0; fsp_res_timing_at(t, i, &key, &v); i++) {
+		if (v == FSP_RES_ABSENT)
+			continue;
+		fprintf(out, "%s%s=%lld", first ? "# timing_ms: " : ", ",
+			key, v);
+		first = 0;
+	}
+	if (!first)
+		fputc('\n', out);
+}
+
+static void profile_diags(FILE *out, const struct fsp_res_profile *p)
+{
+	int i;
 
 	verdict_diag(out, p);
-	if (fsp_json_get(p, "reason"))
-		diag(out, "", "reason", fsp_json_get(p, "reason"));
+	if (p->reason)
+		diag(out, "", "reason", p->reason);
 	fputs("# fs: ", out);
-	fsp_report_put_line(out, fsp_json_get_str(p, "fs", "?"), 0);
+	fsp_report_put_line(out, or(p->fs, "?"), 0);
 	fputs(" mkfs: ", out);
-	fsp_report_put_list(out, fsp_json_get(p, "mkfs"), " ", "-");
-	mo = fsp_json_get_str(p, "mount_options", "");
-	fputs(" mount_options: ", out);
-	fsp_report_put_line(out, *mo ? mo : "-", 0);
-	fputc('\n', out);
-	if (t && json_object_is_type(t, json_type_object) &&
-	    json_object_object_length(t)) {
-		int first = 1;
-
-		fputs("# timing_ms:", out);
-		json_object_object_foreach(t, key, val) {
-			fprintf(out, "%s", first ? " " : ", ");
-			fsp_report_put_line(out, key, 0);
-			fputc('=', out);
-			fsp_report_put_value(out, val);
-			first = 0;
-		}
-		fputc('\n', out);
+	for (i = 0; i < p->nr_mkfs; i++) {
+		if (i)
+			fputc(' ', out);
+		fsp_report_put_line(out, p->mkfs[i], 0);
 	}
+	if (!p->nr_mkfs)
+		fputc('-', out);
+	fputs(" mount_options: ", out);
+	fsp_report_put_line(out, p->mount_options && *p->mount_options ?
+			    p->mount_options : "-", 0);
+	fputc('\n', out);
+	timing_diag(out, &p->timing);
 }
 
-static void profile_ktap(FILE *out, struct json_object *p, size_t n)
+static void profile_ktap(FILE *out, const struct fsp_res_profile *p,
+			 size_t n)
 {
-	struct json_object *probes = fsp_json_get(p, "probes");
-	const char *name = fsp_json_get_str(p, "name", NULL);
-	const char *verdict = fsp_json_get_str(p, "verdict", "");
-	const char *why = fsp_json_get_str(p, "reason", NULL);
-	size_t i, nr = fsp_json_array_len(probes);
-	int bad = 0;
+	int i, nr = p->has_probes ? p->nr_probes : 0, bad = 0;
 
 	/* A profile without probes is a plain test, not an empty subtest. */
 	if (nr) {
@@ -222,67 +232,61 @@ static void profile_ktap(FILE *out, struct json_object *p, size_t n)
 		 * it and kunit.py names the subtest from it. */
 		fprintf(out, KTAP_INDENT "KTAP version 1\n");
 		fputs(KTAP_INDENT "# Subtest: ", out);
-		fsp_report_put_line(out, name && *name ? name : "(unnamed)", 1);
-		fprintf(out, "\n" KTAP_INDENT "1..%zu\n", nr);
+		fsp_report_put_line(out, p->name && *p->name ? p->name :
+				    "(unnamed)", 1);
+		fprintf(out, "\n" KTAP_INDENT "1..%d\n", nr);
 	}
 	for (i = 0; i < nr; i++)
-		bad += probe_ktap(out, json_object_array_get_idx(probes, i),
-				  i + 1);
+		bad += probe_ktap(out, &p->probes[i], i + 1);
 	profile_diags(out, p);
-	if (!strcmp(verdict, "error"))
-		result_line(out, "", 0, n, name, "ERROR", why);
+	if (p->verdict == FSP_V_ERROR)
+		result_line(out, "", 0, n, p->name, "ERROR", p->reason);
 	else if (bad)
-		result_line(out, "", 0, n, name, NULL, NULL);
-	else if (!strcmp(verdict, "skip"))
-		result_line(out, "", 1, n, name, "SKIP", why);
+		result_line(out, "", 0, n, p->name, NULL, NULL);
+	else if (p->verdict == FSP_V_SKIP)
+		result_line(out, "", 1, n, p->name, "SKIP", p->reason);
 	else
-		result_line(out, "", 1, n, name, NULL, NULL);
+		result_line(out, "", 1, n, p->name, NULL, NULL);
 }
 
-static int render_json(FILE *out, struct json_object *doc)
+static void header(FILE *out, const struct fsp_res_doc *doc)
 {
-	struct json_object *profs = fsp_json_get(doc, "profiles");
-	struct json_object *thp = fsp_json_get(doc, "thp");
-	size_t i, nr = fsp_json_array_len(profs);
+	int ro = doc->has_thp ? doc->thp.read_only_thp_for_fs : -1;
 
-	if (!doc || !json_object_is_type(doc, json_type_object))
-		return -EINVAL;
-	fprintf(out, "KTAP version 1\n1..%zu\n", nr);
+	fprintf(out, "KTAP version 1\n1..%d\n", doc->nr_profiles);
 	fputs("# fsprobe ", out);
-	fsp_report_put_line(out, fsp_json_get_str(doc, "fsprobe", "?"), 0);
+	fsp_report_put_line(out, or(doc->fsprobe, "?"), 0);
 	fputs(" kernel: ", out);
-	fsp_report_put_line(out, fsp_json_get_str(doc, "kernel", "?"), 0);
+	fsp_report_put_line(out, or(doc->kernel, "?"), 0);
 	fputs(" arch: ", out);
-	fsp_report_put_line(out, fsp_json_get_str(doc, "arch", "?"), 0);
+	fsp_report_put_line(out, or(doc->arch, "?"), 0);
 	fputs(" page_size: ", out);
-	fsp_report_put_line(out, fsp_json_get_str(doc, "page_size", "?"), 0);
+	if (doc->page_size != FSP_RES_ABSENT)
+		fprintf(out, "%lld", doc->page_size);
+	else
+		fputc('?', out);
 	fputs(" pmd_order: ", out);
-	fsp_report_put_line(out, fsp_json_get_str(doc, "pmd_order", "?"), 0);
+	fsp_report_put_order(out, doc->pmd_order, "?");
 	fputs("\n# thp: enabled=", out);
-	fsp_report_put_line(out, fsp_json_get_str(thp, "enabled", "?"), 0);
+	fsp_report_put_line(out, doc->has_thp ? or(doc->thp.enabled, "?") :
+			    "?", 0);
 	fputs(" shmem_enabled=", out);
-	fsp_report_put_line(out, fsp_json_get_str(thp, "shmem_enabled", "?"),
-			    0);
-	fputs(" read_only_thp_for_fs=", out);
-	fsp_report_put_line(out, fsp_json_get_str(thp, "read_only_thp_for_fs",
-						  "unknown"), 0);
+	fsp_report_put_line(out, doc->has_thp ?
+			    or(doc->thp.shmem_enabled, "?") : "?", 0);
+	fprintf(out, " read_only_thp_for_fs=%s", ro < 0 ? "unknown" :
+		ro ? "true" : "false");
 	fputs("\n# max_order is a lower bound of the mapping's max folio "
 	      "order\n", out);
-	for (i = 0; i < nr; i++)
-		profile_ktap(out, json_object_array_get_idx(profs, i), i + 1);
-	return ferror(out) ? -EIO : 0;
 }
 
-/* The JSON walk above reads the encoder's output of the model. */
 int fsp_report_ktap(FILE *out, const struct fsp_res_doc *doc)
 {
-	struct json_object *o;
-	int ret;
+	int i;
 
 	if (!doc)
 		return -EINVAL;
-	o = fsp_res_doc_json(doc);
-	ret = render_json(out, o);
-	json_object_put(o);
-	return ret;
+	header(out, doc);
+	for (i = 0; i < doc->nr_profiles; i++)
+		profile_ktap(out, &doc->profiles[i], i + 1);
+	return ferror(out) ? -EIO : 0;
 }

@@ -187,8 +187,9 @@ int fsp_res_exit_status(const struct fsp_res_doc *d)
 	for (i = 0; d && i < d->nr_profiles; i++) {
 		const struct fsp_res_profile *p = &d->profiles[i];
 
-		/* A kernel splat fails the run even if every probe passed. */
-		if (p->kernel_log)
+		/* A kernel splat fails the run even if every probe passed;
+		 * so does a profile the harness could not measure. */
+		if (p->kernel_log || p->verdict == FSP_V_ERROR)
 			return 1;
 		for (k = 0; k < p->nr_probes; k++)
 			if (p->probes[k].result == FSP_FAIL)
@@ -227,7 +228,8 @@ static struct json_object *probe_json(const struct fsp_res_probe *pr)
 	return o;
 }
 
-static struct json_object *timing_json(const struct fsp_res_timing *t)
+int fsp_res_timing_at(const struct fsp_res_timing *t, int i,
+		      const char **key, long long *v)
 {
 	static const struct { const char *key; size_t off; } keys[] = {
 #define T(k) { #k, offsetof(struct fsp_res_timing, k) }
@@ -236,16 +238,24 @@ static struct json_object *timing_json(const struct fsp_res_timing *t)
 		T(umount), T(detach), T(total),
 #undef T
 	};
+
+	if (i < 0 || (size_t)i >= sizeof(keys) / sizeof(keys[0]))
+		return 0;
+	*key = keys[i].key;
+	*v = *(const long long *)((const char *)t + keys[i].off);
+	return 1;
+}
+
+static struct json_object *timing_json(const struct fsp_res_timing *t)
+{
 	struct json_object *o = json_object_new_object();
-	size_t i;
+	const char *key;
+	long long v;
+	int i;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		long long v = *(const long long *)((const char *)t +
-						   keys[i].off);
-
+	for (i = 0; fsp_res_timing_at(t, i, &key, &v); i++)
 		if (v != FSP_RES_ABSENT)
-			add(o, keys[i].key, json_object_new_int64(v));
-	}
+			add(o, key, json_object_new_int64(v));
 	return o;
 }
 

@@ -17,6 +17,9 @@
 
 #include "verdict.h"
 
+/* The largest document read from a file or a vm guest (docs/json.md). */
+#define FSP_RES_DOC_MAX (64L << 20)
+
 #define FSP_RES_ABSENT (-2)	/* an optional integer that is not there */
 #define FSP_RES_NULL (-1)	/* an integer member that is JSON null */
 
@@ -35,6 +38,10 @@ struct fsp_res_timing {
 		  mkfs_disk_kb, mkfs_punched_kb, prepare, umount, detach,
 		  total;
 };
+
+/* Member i of t in docs/json.md's order (name, value); 0 past the end. */
+int fsp_res_timing_at(const struct fsp_res_timing *t, int i,
+		      const char **key, long long *v);
 
 /* Key order of a profile: as `run` writes it, or as `check` does. */
 enum fsp_res_shape { FSP_SHAPE_RUN, FSP_SHAPE_CHECK };
@@ -116,7 +123,8 @@ struct fsp_res_probe *fsp_res_add_probe(struct fsp_res_profile *p,
 const char *fsp_res_verdict_name(const struct fsp_res_profile *p);
 const char *fsp_res_result_name(const struct fsp_res_probe *pr);
 
-/* 1 if a probe failed or the kernel log showed a splat, else 0. */
+/* 1 if a probe failed, the kernel log showed a splat or a verdict is
+ * error (nothing was measured), else 0; skip alone is 0. */
 int fsp_res_exit_status(const struct fsp_res_doc *doc);
 
 /* Encoder: the JSON of docs/json.md, today's keys in today's order. */

@@ -13,8 +13,6 @@
 
 #include "result.h"
 
-#define DOC_MAX (64L << 20)
-
 struct dec {
 	const char *what;	/* the file */
 	const char *where;	/* "profiles[0]: " and the like */
@@ -97,6 +95,17 @@ static int get_int32(struct dec *d, struct json_object *obj, const char *key,
 	int ret = get_int(d, obj, key, absent, &v);
 
 	*out = (int)v;
+	return ret;
+}
+
+/* An order or a CPU: the encoder writes any negative value as null. */
+static int get_order(struct dec *d, struct json_object *obj, const char *key,
+		     long long absent, int *out)
+{
+	int ret = get_int32(d, obj, key, absent, out);
+
+	if (*out < 0 && *out != absent)
+		*out = FSP_RES_NULL;
 	return ret;
 }
 
@@ -259,9 +268,9 @@ static int decode_orders(struct dec *d, struct json_object *o,
 
 	if (ret || !mo)
 		return ret;
-	ret = get_int32(d, mo, "read", FSP_RES_NULL, &p->max_order_read);
+	ret = get_order(d, mo, "read", FSP_RES_NULL, &p->max_order_read);
 	if (!ret)
-		ret = get_int32(d, mo, "fault", FSP_RES_NULL,
+		ret = get_order(d, mo, "fault", FSP_RES_NULL,
 				&p->max_order_fault);
 	return ret;
 }
@@ -293,15 +302,19 @@ static int decode_rest(struct dec *d, struct json_object *o,
 	if (!ret)
 		ret = decode_loop(d, o, p);
 	if (!ret)
-		ret = get_int32(d, o, "worker_cpu", FSP_RES_ABSENT,
+		ret = get_order(d, o, "worker_cpu", FSP_RES_ABSENT,
 				&p->worker_cpu);
 	if (ret)
 		return ret;
 	/* A profile that never ran may carry no probes at all. */
 	p->has_probes = json_object_object_get_ex(o, "probes", NULL);
 	if (!p->has_probes &&
-	    (p->verdict == FSP_V_SKIP || p->verdict == FSP_V_ERROR))
+	    (p->verdict == FSP_V_SKIP || p->verdict == FSP_V_ERROR)) {
+		/* Without probes there is nothing they measured. */
+		p->routes = 0;
+		p->max_order_read = p->max_order_fault = FSP_RES_NULL;
 		return 0;
+	}
 	ret = member(d, o, "probes", json_type_array, 1, &probes);
 	return ret ? ret : decode_probes(d, probes, p);
 }
@@ -454,6 +467,11 @@ static int decode_resources(struct dec *d, struct json_object *o,
 		ret = get_str(d, wq, "was", 0, &doc->resources.wq_was);
 	if (!ret && wq)
 		ret = get_str(d, wq, "during", 0, &doc->resources.wq_during);
+	/* The encoder writes the scope only with a "was" (null if none). */
+	if (!doc->resources.wq_was) {
+		free(doc->resources.wq_during);
+		doc->resources.wq_during = NULL;
+	}
 	return ret;
 }
 
@@ -503,7 +521,7 @@ static int decode_doc(struct dec *d, struct json_object *o,
 		ret = get_int(d, o, "page_size", FSP_RES_ABSENT,
 			      &doc->page_size);
 	if (!ret)
-		ret = get_int32(d, o, "pmd_order", FSP_RES_ABSENT,
+		ret = get_order(d, o, "pmd_order", FSP_RES_ABSENT,
 				&doc->pmd_order);
 	if (!ret)
 		ret = decode_thp(d, o, doc);
@@ -569,7 +587,7 @@ static int read_all(FILE *f, char **out, size_t *outlen)
 
 	do {
 		if (cap - len < 4096) {
-			if (cap >= (size_t)DOC_MAX) {
+			if (cap >= (size_t)FSP_RES_DOC_MAX) {
 				free(buf);
 				return -EFBIG;
 			}
@@ -672,7 +690,8 @@ static struct json_object *load_json(const char *path, char *err,
 	fclose(f);
 	if (*ret) {
 		snprintf(err, errlen, "%s: %s", path, *ret == -EFBIG ?
-			 "too large for a result document" : strerror(-*ret));
+			 "larger than 64 MiB, too large for a result "
+			 "document" : strerror(-*ret));
 		return NULL;
 	}
 	obj = parse(path, buf, len, err, errlen);

@@ -338,10 +338,17 @@ struct fsp_res_doc *fsp_vm_extract(const char *path, const char *nonce,
 	struct fsp_res_doc *res = NULL;
 	struct json_object *doc;
 	enum json_tokener_error jerr;
+	struct stat st;
 	size_t n;
 
 	snprintf(begin, sizeof(begin), FSP_VM_MARK "-BEGIN %s\n", nonce);
 	snprintf(end, sizeof(end), "\n" FSP_VM_MARK "-END %s rc=", nonce);
+	/* Untrusted: the size is checked before anything is read. */
+	if (!stat(path, &st) && st.st_size > FSP_RES_DOC_MAX + 4096) {
+		snprintf(why, len, "the guest's result %s is larger than "
+			 "64 MiB", path);
+		return NULL;
+	}
 	if (fsp_slurp(path, &text, &n)) {
 		snprintf(why, len, "the guest wrote no result");
 		return NULL;
