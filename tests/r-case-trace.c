@@ -21,6 +21,7 @@
 #include <sys/mount.h>
 
 #include "case.h"
+#include "mnt.h"
 #include "slots.h"
 #include "tap.h"
 #include "trace.h"
@@ -135,8 +136,7 @@ int main(void)
 
 	if (geteuid())
 		tap_skip_all("needs root (tracefs instances)");
-	if (unshare(CLONE_NEWNS) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+	if (unshare(CLONE_NEWNS) || fsp_mnt_make_private())
 		tap_skip_all("no private mount namespace");
 	if (fsp_trace_find_root(root, sizeof(root), &mounted))
 		tap_skip_all("no tracefs in this kernel");

@@ -24,6 +24,7 @@
 #include <sys/sysmacros.h>
 
 #include "pagemap.h"
+#include "mnt.h"
 #include "tap.h"
 #include "trace.h"
 #include "util.h"
@@ -299,8 +300,7 @@ int main(void)
 	if (!dir || !*dir)
 		tap_skip_all("FSP_TEST_DIR not set (a directory on the "
 			     "filesystem to test)");
-	if (unshare(CLONE_NEWNS) ||
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+	if (unshare(CLONE_NEWNS) || fsp_mnt_make_private())
 		tap_skip_all("no private mount namespace");
 	test_instance(dir);
 	return tap_done();

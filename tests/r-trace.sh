@@ -15,7 +15,12 @@ for fs in xfs btrfs; do
 	truncate -s 512M "$img"
 	"mkfs.$fs" -f -q "$img" > "$TMPD/mkfs.log" 2>&1 ||
 		{ n=$((n + 1)); echo "not ok $n - mkfs.$fs: $(cat "$TMPD/mkfs.log")"; rm -f "$img"; continue; }
-	unshare -m --propagation private sh -c '
+	# Private mounts; in a chroot whose root is no mount point "/"
+	# cannot be made private, so each visible mount is (as fsprobe does).
+	unshare -m --propagation unchanged sh -c '
+		mount --make-rprivate / 2>/dev/null ||
+			awk "{ print \$5 }" /proc/self/mountinfo |
+			while read -r m; do mount --make-private "$m"; done
 		mount -o loop "$1" "$2" || exit 99
 		FSP_TEST_DIR="$2" "$3"
 		rc=$?
