@@ -39,38 +39,41 @@ int fsp_loop_backing_file(int nr, char *buf, size_t len)
 	return 0;
 }
 
-/* Is st the file the device reads (its st_dev/st_ino)? 0 or -EPERM. */
-static int backs(int loopfd, const struct stat *st)
+/*
+ * Does the device read the file dev:ino under the name we gave it at
+ * LOOP_CONFIGURE (image, as far as lo_file_name holds it)? 0 or -EPERM.
+ * Never by the path sysfs shows: that is relative to the root and mount
+ * namespace of whoever reads it (a chroot sees the host's path, a dead
+ * namespace's tmpfs shows a path from the tmpfs' root).
+ */
+static int reads(const struct loop_info64 *info, dev_t dev, ino_t ino,
+		 const char *image)
+{
+	char name[LO_NAME_SIZE];
+
+	snprintf(name, sizeof(name), "%s", image);
+	return info->lo_device == dev && info->lo_inode == ino &&
+	       !strncmp((const char *)info->lo_file_name, name, sizeof(name)) ?
+	       0 : -EPERM;
+}
+
+/* Is st the file the device reads, under image's name? 0 or -EPERM. */
+static int backs(int loopfd, const struct stat *st, const char *image)
 {
 	struct loop_info64 info;
 
 	if (ioctl(loopfd, LOOP_GET_STATUS64, &info))
 		return -errno;
-	return info.lo_device == st->st_dev && info.lo_inode == st->st_ino ?
-	       0 : -EPERM;
-}
-
-static int same_file(int loopfd, const char *image)
-{
-	struct stat st;
-
-	return stat(image, &st) ? -errno : backs(loopfd, &st);
+	return reads(&info, st->st_dev, st->st_ino, image);
 }
 
 int fsp_loop_verify(const struct fsp_loop *lo)
 {
-	char back[PATH_MAX];
-	int ret;
+	struct stat st;
 
 	if (lo->fd < 0)
 		return -EBADF;
-	ret = same_file(lo->fd, lo->image);
-	if (ret)
-		return ret;
-	ret = fsp_loop_backing_file(lo->nr, back, sizeof(back));
-	if (ret)
-		return ret;
-	return strcmp(back, lo->image) ? -EPERM : 0;
+	return stat(lo->image, &st) ? -errno : backs(lo->fd, &st, lo->image);
 }
 
 static void pause_ms(long ms)
@@ -248,7 +251,7 @@ int fsp_loop_bound_to(const char *dev, const char *image,
 {
 	struct fsp_loop_id now = { 0, 0 };
 	struct loop_info64 info;
-	char back[PATH_MAX], name[LO_NAME_SIZE];
+	char back[PATH_MAX];
 	struct stat st;
 	int nr, fd, ret;
 
@@ -272,11 +275,7 @@ int fsp_loop_bound_to(const char *dev, const char *image,
 			return 0;
 		return is_image(back, image) ? 1 : -EPERM;
 	}
-	snprintf(name, sizeof(name), "%s", image);
-	if (info.lo_device != now.dev || info.lo_inode != now.ino ||
-	    strncmp((char *)info.lo_file_name, name, sizeof(name)))
-		return -EPERM;
-	return 1;
+	return reads(&info, now.dev, now.ino, image) ? -EPERM : 1;
 }
 
 int fsp_loop_detach_if_ours(const char *dev, const char *image,
@@ -326,7 +325,8 @@ int fsp_loop_reset(const struct fsp_loop *lo, unsigned long long size)
 		return -errno;
 	img = open(lo->image, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	/* The file opened, not just the path verified: it could be swapped. */
-	ret = img < 0 || fstat(img, &st) ? -errno : backs(lo->fd, &st);
+	ret = img < 0 || fstat(img, &st) ? -errno :
+	      backs(lo->fd, &st, lo->image);
 	if (!ret)
 		ret = drop_cache(fd);
 	if (!ret && (ftruncate(img, 0) || ftruncate(img, (off_t)size)))

@@ -39,7 +39,10 @@ int fsp_loop_image_create(const char *image, unsigned long long size,
  */
 int fsp_loop_attach(struct fsp_loop *lo, const char *image, bool readonly,
 		    struct fsp_journal *j);
-/* 0 if the device's backing file is still lo->image, -EPERM otherwise. */
+/*
+ * 0 if the device still reads lo->image (its st_dev/st_ino, under the
+ * name given at attach), -EPERM otherwise; never by the sysfs path.
+ */
 int fsp_loop_verify(const struct fsp_loop *lo);
 /* Detach (LOOP_CLR_FD) after verifying, and close. */
 int fsp_loop_detach(struct fsp_loop *lo);
