@@ -174,6 +174,11 @@ static int kernel_spec(struct fsp_cli *cli, struct kspec *k)
 		return fsp_usage_error("too many .debs");
 	else if (kind == FSP_VM_SPEC_DEBIAN)
 		k->debian = s + strlen(FSP_VM_DEBIAN);
+	/* Before anything slow or host-dependent (qemu, apt) is looked at. */
+	if (k->debian && !fsp_vm_debian_version_valid(k->debian))
+		return fsp_usage_error("--kernel debian:%s: not a kernel "
+				       "version (such as 6.12, 6.1.0-57-amd64,"
+				       " 7.2.13+deb14-amd64)", k->debian);
 	if (kind != FSP_VM_SPEC_TREE)
 		return 0;
 	if (fsp_vm_find_layout(s, &k->tree, why, sizeof(why))) {

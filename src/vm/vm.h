@@ -68,6 +68,8 @@ int fsp_vm_find_layout(const char *root, struct fsp_vm_layout *l,
  */
 int fsp_vm_apt_fetch(const char *version, int quiet, char **debs, int *nr,
 		     char *why, size_t whylen);
+/* VERSION usable as a file name: letters, digits and . + ~ _ - only. */
+int fsp_vm_debian_version_valid(const char *v);
 
 /* --- vm_modules.c ----------------------------------------------------- */
 

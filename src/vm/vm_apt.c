@@ -410,8 +410,7 @@ static int to_record(const char *rec, char **debs, int nr)
 	return ret;
 }
 
-/* VERSION as a file name: letters, digits and . + ~ _ - only. */
-static int valid_version(const char *v)
+int fsp_vm_debian_version_valid(const char *v)
 {
 	size_t n = strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
 			  "TUVWXYZ0123456789.+~_-");
@@ -450,7 +449,7 @@ int fsp_vm_apt_fetch(const char *version, int quiet, char **debs, int *nr,
 
 	*nr = 0;
 	why[0] = '\0';
-	if (!valid_version(version)) {
+	if (!fsp_vm_debian_version_valid(version)) {
 		snprintf(why, whylen, "debian:%s: not a kernel version (such "
 			 "as 6.12, 6.1.0-57-amd64, 7.2.13+deb14-amd64)",
 			 version);
