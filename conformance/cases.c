@@ -13,6 +13,7 @@ extern const struct fsp_case fsp_case_read_order;
 extern const struct fsp_case fsp_case_collapse;
 extern const struct fsp_case fsp_case_collapse_exec;
 extern const struct fsp_case fsp_case_khugepaged;
+extern const struct fsp_case fsp_case_collapse_writable;
 extern const struct fsp_case fsp_case_truncate_split;
 extern const struct fsp_case fsp_case_punch_split;
 extern const struct fsp_case fsp_case_write_open;
@@ -25,6 +26,7 @@ const struct fsp_case *const fsp_cases[] = {
 	&fsp_case_collapse,
 	&fsp_case_collapse_exec,
 	&fsp_case_khugepaged,
+	&fsp_case_collapse_writable,
 	&fsp_case_truncate_split,
 	&fsp_case_punch_split,
 	&fsp_case_write_open,

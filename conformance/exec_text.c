@@ -2,9 +2,9 @@
 /*
  * exec_text.c - an executable with a > 4 MiB, 2 MiB-aligned text
  * segment, copied onto the filesystem and exec'd from there: is its own
- * text VMA PMD-mapped (FilePmdMapped), cold and warmed? The binary asks
- * for huge text itself (MADV_HUGEPAGE, MADV_POPULATE_READ, MADV_COLLAPSE)
- * and reports one key=value line.
+ * text VMA PMD-mapped (FilePmdMapped; ShmemPmdMapped on tmpfs), cold and
+ * warmed? The binary asks for huge text itself (MADV_HUGEPAGE,
+ * MADV_POPULATE_READ, MADV_COLLAPSE) and reports one key=value line.
  */
 #include <errno.h>
 #include <stdio.h>

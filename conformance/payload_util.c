@@ -86,7 +86,8 @@ static void get_word(const char *line, const char *key, char *out,
 	out[n] = '\0';
 }
 
-int fsp_payload_exec(char *const argv[], struct fsp_payload_report *r)
+int fsp_payload_exec(char *const argv[], int shmem,
+		     struct fsp_payload_report *r)
 {
 	struct fsp_proc res;
 	char *line;
@@ -105,7 +106,9 @@ int fsp_payload_exec(char *const argv[], struct fsp_payload_report *r)
 		 line);
 	r->text_kb = get_long(r->line, "text_kb");
 	r->rss_kb = get_long(r->line, "rss_kb");
-	r->pmd_mapped_kb = get_long(r->line, "file_pmd_mapped_kb");
+	r->file_pmd_kb = get_long(r->line, "file_pmd_mapped_kb");
+	r->shmem_pmd_kb = get_long(r->line, "shmem_pmd_mapped_kb");
+	r->pmd_mapped_kb = shmem ? r->shmem_pmd_kb : r->file_pmd_kb;
 	r->pmd_max_kb = get_long(r->line, "pmd_max_kb");
 	r->aligned = (int)get_long(r->line, "aligned");
 	get_word(r->line, "collapse_errno", r->collapse_errno,
@@ -142,13 +145,17 @@ int fsp_payload_layout(const char *path, char *why, size_t len)
 	return 0;
 }
 
-static void put_report(struct fsp_probe *p, const char *tag,
-		       const struct fsp_payload_report *r)
+static void put_report(const struct fsp_target *t, struct fsp_probe *p,
+		       const char *tag, const struct fsp_payload_report *r)
 {
 	char key[64];
 
 	snprintf(key, sizeof(key), "%s_file_pmd_mapped_kb", tag);
-	fsp_ev_int(p, key, r->pmd_mapped_kb);
+	fsp_ev_int(p, key, r->file_pmd_kb);
+	if (t->shmem) {
+		snprintf(key, sizeof(key), "%s_shmem_pmd_mapped_kb", tag);
+		fsp_ev_int(p, key, r->shmem_pmd_kb);
+	}
 	snprintf(key, sizeof(key), "%s_text_kb", tag);
 	fsp_ev_int(p, key, r->text_kb);
 	snprintf(key, sizeof(key), "%s_rss_kb", tag);
@@ -168,18 +175,18 @@ static int run_copy(const struct fsp_target *t, struct fsp_probe *p,
 	int ret;
 
 	argv_fn(t, copy, collapse, argv, store, sizeof(store));
-	ret = fsp_payload_exec(argv, r);
+	ret = fsp_payload_exec(argv, t->shmem, r);
 	if (ret) {
 		fsp_probe_set(p, FSP_FAIL, "%s run of %s failed (exit %d): "
 			      "%.160s", tag, copy, r->status, r->line);
 		fsp_ev_str(p, "failed_output", r->line);
 		return ret;
 	}
-	put_report(p, tag, r);
+	put_report(t, p, tag, r);
 	if (r->pmd_mapped_kb > r->text_kb)
-		fsp_probe_set(p, FSP_FAIL, "%s: FilePmdMapped %ld kB exceeds "
-			      "the %ld kB text VMA", tag, r->pmd_mapped_kb,
-			      r->text_kb);
+		fsp_probe_set(p, FSP_FAIL, "%s: %s %ld kB exceeds the %ld kB "
+			      "text VMA", tag, t->shmem ? "ShmemPmdMapped" :
+			      "FilePmdMapped", r->pmd_mapped_kb, r->text_kb);
 	return 0;
 }
 
@@ -234,17 +241,19 @@ void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 	/* Which route made it PMD: see fsp_payload_probe() in the header. */
 	if (rc.pmd_mapped_kb > 0)
 		p->routes |= FSP_ROUTE_COLLAPSE;
-	if (rw.pmd_mapped_kb > 0)
+	/*
+	 * tmpfs keeps the cache the cold run collapsed: the warmed run's
+	 * PMD then is the collapse's, not the shmem fault route's.
+	 */
+	if (t->shmem && rc.pmd_mapped_kb > 0 && !strcmp(rc.collapse_errno, "0"))
+		fsp_ev_str(p, "warmed_note", "tmpfs: the warmed run maps the "
+			   "cache the cold run's MADV_COLLAPSE left");
+	else if (rw.pmd_mapped_kb > 0)
 		p->routes |= t->shmem ? FSP_ROUTE_SHMEM : FSP_ROUTE_FAULT;
 	if (rc.pmd_mapped_kb > 0 || rw.pmd_mapped_kb > 0)
 		return;
-	if (t->shmem)
-		fsp_probe_set(p, FSP_SKIP, "tmpfs text counts in "
-			      "ShmemPmdMapped, not FilePmdMapped: cold %ld kB,"
-			      " warmed %ld kB FilePmdMapped", rc.pmd_mapped_kb,
-			      rw.pmd_mapped_kb);
-	else
-		fsp_probe_set(p, FSP_SKIP, "text VMA not PMD-mapped: cold %ld "
-			      "kB, warmed %ld kB (of %ld kB text)",
-			      rc.pmd_mapped_kb, rw.pmd_mapped_kb, rw.text_kb);
+	fsp_probe_set(p, FSP_SKIP, "text VMA not PMD-mapped: cold %ld kB, "
+		      "warmed %ld kB%s (of %ld kB text)", rc.pmd_mapped_kb,
+		      rw.pmd_mapped_kb, t->shmem ? " ShmemPmdMapped" : "",
+		      rw.text_kb);
 }

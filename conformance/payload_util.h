@@ -13,7 +13,10 @@
 struct fsp_payload_report {
 	char line[2048];	/* the report line, or the tool's output */
 	int status;		/* exit status */
-	long text_kb, rss_kb, pmd_mapped_kb, pmd_max_kb;
+	long text_kb, rss_kb, pmd_max_kb;
+	long file_pmd_kb;	/* FilePmdMapped of the text VMA */
+	long shmem_pmd_kb;	/* ShmemPmdMapped (-1: not reported) */
+	long pmd_mapped_kb;	/* the one that counts: shmem on tmpfs */
 	int aligned;
 	char collapse_errno[24];
 	char work_ms[24];
@@ -24,8 +27,12 @@ int fsp_payload_copy(const struct fsp_target *t, const char *name,
 		     const char *dst);
 /* Fill dst's page cache through a MADV_HUGEPAGE mapping of the file. */
 int fsp_payload_warm(const struct fsp_target *t, const char *dst);
-/* Run argv; 0 if it ran and printed a parsable report. */
-int fsp_payload_exec(char *const argv[], struct fsp_payload_report *r);
+/*
+ * Run argv; 0 if it ran and printed a parsable report. shmem: the text
+ * is shmem-backed (tmpfs), pmd_mapped_kb is its ShmemPmdMapped.
+ */
+int fsp_payload_exec(char *const argv[], int shmem,
+		     struct fsp_payload_report *r);
 /* The ELF layout check of a payload copy: 0, or a reason in why. */
 int fsp_payload_layout(const char *path, char *why, size_t len);
 /*
@@ -36,7 +43,7 @@ int fsp_payload_layout(const char *path, char *why, size_t len);
  * one page may stay cached, so nothing the collapse built survives),
  * warmed, and run without collapse (PMD there is the fault route); pass
  * when either run is PMD-mapped. On tmpfs the data lives in the cache:
- * the warmed run reuses it. argv_fn builds the argv for a copy's path.
+ * the warmed run reuses it, and the text counts in ShmemPmdMapped. argv_fn builds the argv for a copy's path.
  * The payload's work loop runs once: its timing is bench/text-impact's.
  */
 typedef void (*fsp_payload_argv_fn)(const struct fsp_target *t,

@@ -100,6 +100,24 @@ static int no_measure_error(const struct fsp_probe *probes, int nr,
 	return 0;
 }
 
+/*
+ * tmpfs without the shmem route whose PMD came later, by MADV_COLLAPSE or
+ * khugepaged: shmem-pmd (as the file family's pmd-collapse-only), the
+ * reason naming those routes only.
+ */
+static int late_only(struct fsp_verdict *v)
+{
+	int c = v->routes & FSP_ROUTE_COLLAPSE,
+	    k = v->routes & FSP_ROUTE_KHUGEPAGED;
+
+	if (!c && !k)
+		return 0;
+	snprintf(v->reason, sizeof(v->reason), "PMD only through %s%s%s; "
+		 "none on the fault path", c ? "MADV_COLLAPSE" : "",
+		 c && k ? " and " : "", k ? "khugepaged" : "");
+	return 1;
+}
+
 void fsp_verdict_derive(const struct fsp_probe *probes, int nr, int shmem,
 			int pmd_order, struct fsp_verdict *v)
 {
@@ -134,6 +152,8 @@ void fsp_verdict_derive(const struct fsp_probe *probes, int nr, int shmem,
 		v->verdict = v->routes & FSP_ROUTE_SHMEM ||
 			     (pmd_order > 0 && largest >= pmd_order) ?
 			     FSP_V_SHMEM_PMD : FSP_V_SHMEM_BASE;
+		if (v->verdict == FSP_V_SHMEM_BASE && late_only(v))
+			v->verdict = FSP_V_SHMEM_PMD;
 		if (!measured && !no_measure_error(probes, nr, v)) {
 			v->verdict = FSP_V_SKIP;
 			snprintf(v->reason, sizeof(v->reason),

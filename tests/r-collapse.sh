@@ -6,7 +6,10 @@
 # /proc/config.gz says the option is not set (and succeeds when it is);
 # shmem collapses whatever the option says; a write through another fd is
 # seen through a PMD-mapped text mapping and read(2); a running binary
-# cannot be opened for write (ETXTBSY); no child, instance or mount is left.
+# cannot be opened for write (ETXTBSY); collapse-writable records what
+# MADV_COLLAPSE does to a file open for write, clean and dirty (on this
+# host, READ_ONLY_THP_FOR_FS not set: EINVAL on xfs, dirt left alone; shmem
+# collapses both); no child, instance or mount is left.
 . "$srcdir/tests/root-lib.sh"
 J="$TMPD/run.json"
 DISK="ext4-default xfs-default btrfs-default"
@@ -24,6 +27,7 @@ inst0=$(instances)
 
 "$FSPROBE" run -p ext4-default -p xfs-default -p btrfs-default \
 	-p tmpfs-huge-advise -P collapse -P collapse-exec -P write-open \
+	-P collapse-writable \
 	-f json -o "$J" 2> "$TMPD/err"
 rc=$?; [ $rc -eq 0 ]; ok $? "run exits 0 (got $rc: $(head -c 300 "$TMPD/err"))"
 python3 -m json.tool "$J" > /dev/null; ok $? "output is valid JSON"
@@ -65,6 +69,31 @@ for pr in collapse collapse-exec; do
 	json_assert "$J" "probe('tmpfs-huge-advise', '$pr')['result'] == 'pass' and ev('tmpfs-huge-advise', '$pr')['shmem_pmd_mapped_kb_before'] == 0 and ev('tmpfs-huge-advise', '$pr')['shmem_pmd_mapped_kb_after'] == ev('tmpfs-huge-advise', '$pr')['file_kb'] > 0" \
 		"tmpfs huge=advise $pr: shmem collapses 0 -> the whole file whatever READ_ONLY_THP_FOR_FS says"
 done
+
+X=xfs-default
+if [ $rothp = n ]; then
+	for a in clean dirty; do
+		json_assert "$J" "probe('$X', 'collapse-writable')['result'] == 'pass' and ev('$X', 'collapse-writable')['${a}_errno'] == 'EINVAL' and ev('$X', 'collapse-writable')['${a}_rc'] == -1 and ev('$X', 'collapse-writable')['${a}_file_pmd_mapped_kb'] == 0" \
+			"$X collapse-writable $a: EINVAL, 0 kB PMD-mapped (READ_ONLY_THP_FOR_FS not set)"
+	done
+	json_assert "$J" "ev('$X', 'collapse-writable')['read_only_thp_for_fs_state'] == 'not set' and 'collapse' not in p['$X']['route']" \
+		"$X collapse-writable: state recorded, no collapse route"
+else
+	skip "$X collapse-writable: asserted for READ_ONLY_THP_FOR_FS not set only"
+fi
+json_assert "$J" "ev('$X', 'collapse-writable')['clean_dirty_pages_before'] == 0 and ev('$X', 'collapse-writable')['dirty_dirty_pages_before'] == ev('$X', 'collapse-writable')['dirty_pages_written'] == 4" \
+	"$X collapse-writable: clean has no dirty page, dirty has the 4 written"
+if [ $rothp = n ]; then
+	json_assert "$J" "ev('$X', 'collapse-writable')['dirty_dirty_pages_after'] == 4" \
+		"$X collapse-writable: the refused collapse wrote nothing back"
+fi
+T=tmpfs-huge-advise
+for a in clean dirty; do
+	json_assert "$J" "probe('$T', 'collapse-writable')['result'] == 'pass' and ev('$T', 'collapse-writable')['${a}_rc'] == 0 and ev('$T', 'collapse-writable')['${a}_errno'] is None and ev('$T', 'collapse-writable')['${a}_pmd_mapped_kb_before'] == 0 and ev('$T', 'collapse-writable')['${a}_shmem_pmd_mapped_kb'] == 4096" \
+		"$T collapse-writable $a: collapsed, 0 -> 4096 kB ShmemPmdMapped"
+done
+json_assert "$J" "'collapse' in p['$T']['route']" \
+	"$T: route collapse"
 
 for fs in $DISK tmpfs-huge-advise; do
 	json_assert "$J" "probe('$fs', 'write-open')['result'] == 'pass' and ev('$fs', 'write-open')['open_rdwr'] == 'ok'" \

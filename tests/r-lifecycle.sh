@@ -30,10 +30,12 @@ json_assert "$J" "ev('btrfs-default', 'fault-pmd')['file_pmd_mapped_kb'] == 0 an
 	"btrfs-default: 0 kB PMD-mapped, verdict not pmd"
 json_assert "$J" "ev('tmpfs-huge-always', 'fault-pmd')['shmem_pmd_mapped_kb'] == ev('tmpfs-huge-always', 'fault-pmd')['file_kb'] > 0 and p['tmpfs-huge-always']['verdict'] == 'shmem-pmd'" \
 	"tmpfs huge=always: the whole file ShmemPmdMapped, shmem-pmd"
-json_assert "$J" "ev('tmpfs-huge-never', 'fault-pmd')['shmem_pmd_mapped_kb'] == 0 and p['tmpfs-huge-never']['verdict'] == 'shmem-base'" \
-	"tmpfs huge=never: 0 kB, shmem-base"
-json_assert "$J" "all((x['verdict'] in ('pmd', 'shmem-pmd')) == any(v > 0 for pr in x['probes'] if pr['name'] == 'fault-pmd' for k, v in pr['evidence'].items() if k.endswith('pmd_mapped_kb') or k.endswith('pmd_mapped_kb_nohint')) for x in d['profiles'])" \
-	"every verdict agrees with its fault-pmd evidence"
+json_assert "$J" "ev('tmpfs-huge-never', 'fault-pmd')['shmem_pmd_mapped_kb'] == 0 and 'shmem' not in p['tmpfs-huge-never']['route'] and 'collapse' in p['tmpfs-huge-never']['route']" \
+	"tmpfs huge=never: 0 kB on faults, PMD by MADV_COLLAPSE"
+json_assert "$J" "p['tmpfs-huge-never']['verdict'] == 'shmem-pmd' and p['tmpfs-huge-never']['reason'].startswith('PMD only through MADV_COLLAPSE') and p['tmpfs-huge-never']['reason'].endswith('; none on the fault path')" \
+	"tmpfs huge=never: shmem-pmd, the reason names the collapse route only"
+json_assert "$J" "all(bool({'fault', 'shmem'} & set(x['route'])) == any(v > 0 for pr in x['probes'] if pr['name'] == 'fault-pmd' for k, v in pr['evidence'].items() if k.endswith('pmd_mapped_kb') or k.endswith('pmd_mapped_kb_nohint')) for x in d['profiles'])" \
+	"every fault or shmem route agrees with its fault-pmd evidence"
 json_assert "$J" "all(set(['name','fs','mkfs','mount_options','verdict','route','max_order','reason','probes','timing_ms']) <= set(x) for x in d['profiles'])" \
 	"every profile has the docs/json.md keys"
 # mkfs zeroes the xfs log and the ext4 journal with ZERO_RANGE: allocated

@@ -17,6 +17,7 @@
 
 #include "tap.h"
 #include "report.h"
+#include "verdict.h"
 
 #define ARROW "\xe2\x86\x92"
 #define R "\xef\xbf\xbd"	/* U+FFFD */
@@ -878,6 +879,52 @@ static void test_too_large(void)
 	unlink(path);
 }
 
+/* Derive a verdict from one probe of the given name and facts. */
+static void derive(const char *name, enum fsp_outcome res, int routes,
+		   int order_fault, int shmem, struct fsp_verdict *v)
+{
+	struct fsp_case c = { .name = name };
+	struct fsp_probe p;
+
+	memset(&p, 0, sizeof(p));
+	p.c = &c;
+	p.result = res;
+	p.routes = routes;
+	p.order_read = -1;
+	p.order_fault = order_fault;
+	fsp_verdict_derive(&p, 1, shmem, 9, v);
+}
+
+/* The rules of docs/verdicts.md that tell shmem-pmd from shmem-base. */
+static void test_verdict_rules(void)
+{
+	struct fsp_verdict v;
+
+	derive("fault-pmd", FSP_SKIP, 0, 0, 1, &v);
+	tap_ok(v.verdict == FSP_V_SHMEM_BASE && !v.reason[0],
+	       "verdict: tmpfs, nothing PMD: shmem-base, no reason");
+	derive("collapse", FSP_PASS, FSP_ROUTE_COLLAPSE, 0, 1, &v);
+	tap_ok(v.verdict == FSP_V_SHMEM_PMD && v.routes == FSP_ROUTE_COLLAPSE &&
+	       !strcmp(v.reason, "PMD only through MADV_COLLAPSE; none on "
+		       "the fault path"),
+	       "verdict: tmpfs, collapse route only: shmem-pmd (%s)",
+	       v.reason);
+	derive("khugepaged", FSP_PASS, FSP_ROUTE_KHUGEPAGED |
+	       FSP_ROUTE_COLLAPSE, -1, 1, &v);
+	tap_ok(v.verdict == FSP_V_SHMEM_PMD &&
+	       !strcmp(v.reason, "PMD only through MADV_COLLAPSE and "
+		       "khugepaged; none on the fault path"),
+	       "verdict: tmpfs, collapse and khugepaged: both named (%s)",
+	       v.reason);
+	derive("fault-pmd", FSP_PASS, FSP_ROUTE_SHMEM | FSP_ROUTE_COLLAPSE, 9,
+	       1, &v);
+	tap_ok(v.verdict == FSP_V_SHMEM_PMD && !v.reason[0],
+	       "verdict: tmpfs, shmem route: shmem-pmd, no reason");
+	derive("collapse", FSP_PASS, FSP_ROUTE_COLLAPSE, 0, 0, &v);
+	tap_ok(v.verdict == FSP_V_PMD_COLLAPSE_ONLY,
+	       "verdict: a file with the collapse route: pmd-collapse-only");
+}
+
 int main(void)
 {
 	struct fsp_res_doc *new, *old, *esc;
@@ -901,6 +948,7 @@ int main(void)
 	test_tolerant();
 	test_compare(new, old);
 	test_ro_state(new, old);
+	test_verdict_rules();
 	test_load();
 	test_exit();
 	test_too_large();

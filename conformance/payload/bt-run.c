@@ -169,15 +169,19 @@ static int find_vma(unsigned long addr, struct bt_vma *v)
 	return ret;
 }
 
-/* Rss and FilePmdMapped of the smaps entry starting at start; -1 if absent. */
-static int read_smaps(unsigned long start, long *rss_kb, long *pmd_kb)
+/*
+ * Rss, FilePmdMapped and ShmemPmdMapped (shmem-backed text: tmpfs) of the
+ * smaps entry starting at start; -1 if absent. Fails without the first two.
+ */
+static int read_smaps(unsigned long start, long *rss_kb, long *pmd_kb,
+		      long *shmem_kb)
 {
 	char *line = NULL;
 	size_t cap = 0;
 	int in = 0;
 	FILE *f;
 
-	*rss_kb = *pmd_kb = -1;
+	*rss_kb = *pmd_kb = *shmem_kb = -1;
 	f = fopen("/proc/self/smaps", "re");
 	if (!f)
 		return -1;
@@ -192,6 +196,7 @@ static int read_smaps(unsigned long start, long *rss_kb, long *pmd_kb)
 		} else if (in) {
 			sscanf(line, "Rss: %ld kB", rss_kb);
 			sscanf(line, "FilePmdMapped: %ld kB", pmd_kb);
+			sscanf(line, "ShmemPmdMapped: %ld kB", shmem_kb);
 		}
 	}
 	free(line);
@@ -263,7 +268,7 @@ static int warm(const char *path)
 {
 	struct bt_call hint = { 0, 0 }, pop = { 0, 0 };
 	struct bt_vma v;
-	long rss_kb, pmd_kb;
+	long rss_kb, pmd_kb, shmem_kb;
 	struct stat st;
 	void *p;
 	int fd;
@@ -290,11 +295,12 @@ static int warm(const char *path)
 	v.end = v.start + st.st_size;	/* madvise rounds the length up */
 	advise(&v, MADV_HUGEPAGE, &hint);
 	advise(&v, MADV_POPULATE_READ, &pop);
-	read_smaps(v.start, &rss_kb, &pmd_kb);
+	read_smaps(v.start, &rss_kb, &pmd_kb, &shmem_kb);
 	printf("warm=1 size_kb=%lld rss_kb=%ld file_pmd_mapped_kb=%ld "
-	       "hint_rc=%d hint_errno=%s populate_rc=%d populate_errno=%s "
-	       "path=%s\n", (long long)st.st_size >> 10, rss_kb, pmd_kb,
-	       hint.rc, errname(hint.err), pop.rc, errname(pop.err), path);
+	       "shmem_pmd_mapped_kb=%ld hint_rc=%d hint_errno=%s "
+	       "populate_rc=%d populate_errno=%s path=%s\n",
+	       (long long)st.st_size >> 10, rss_kb, pmd_kb, shmem_kb, hint.rc,
+	       errname(hint.err), pop.rc, errname(pop.err), path);
 	munmap(p, st.st_size);
 	return pop.rc || fflush(stdout) ? 1 : 0;
 }
@@ -304,7 +310,7 @@ int bt_run(const char *kind, int argc, char **argv)
 	struct bt_call hint = { 0, 0 }, pop = { 0, 0 }, col = { 0, 0 };
 	unsigned long pmd = pmd_size(), x = 0x6a09e667f3bcc908UL, lo, hi;
 	static struct bt_vma v;	/* 4 KiB path: keep it off the stack */
-	long rss_kb, pmd_kb;
+	long rss_kb, pmd_kb, shmem_kb;
 	struct bt_opts o;
 	unsigned int f;
 	double ms;
@@ -325,7 +331,7 @@ int bt_run(const char *kind, int argc, char **argv)
 		advise(&v, MADV_POPULATE_READ, &pop);
 	if (o.collapse)
 		advise(&v, MADV_COLLAPSE, &col);
-	if (read_smaps(v.start, &rss_kb, &pmd_kb))
+	if (read_smaps(v.start, &rss_kb, &pmd_kb, &shmem_kb))
 		fprintf(stderr, "bigtext: no Rss/FilePmdMapped in smaps\n");
 
 	/* every instruction of the big text runs once, then the timed work */
@@ -337,10 +343,11 @@ int bt_run(const char *kind, int argc, char **argv)
 	lo = (v.start + pmd - 1) & ~(pmd - 1);
 	hi = v.end & ~(pmd - 1);
 	printf("kind=%s vma_start=0x%lx vma_end=0x%lx file_offset=0x%lx "
-	       "text_kb=%lu rss_kb=%ld file_pmd_mapped_kb=%ld pmd_kb=%lu "
-	       "aligned=%d pmd_max_kb=%lu ",
+	       "text_kb=%lu rss_kb=%ld file_pmd_mapped_kb=%ld "
+	       "shmem_pmd_mapped_kb=%ld pmd_kb=%lu aligned=%d pmd_max_kb=%lu ",
 	       kind, v.start, v.end, v.offset, (v.end - v.start) >> 10,
-	       rss_kb, pmd_kb, pmd >> 10, (v.start - v.offset) % pmd == 0,
+	       rss_kb, pmd_kb, shmem_kb, pmd >> 10,
+	       (v.start - v.offset) % pmd == 0,
 	       (v.start - v.offset) % pmd == 0 && hi > lo ? (hi - lo) >> 10 : 0);
 	printf("hint=%d hint_rc=%d hint_errno=%s ", o.hint, hint.rc,
 	       errname(hint.err));
