@@ -791,6 +791,19 @@ static void test_ro_state(struct fsp_res_doc *new, struct fsp_res_doc *old)
 	t = render(table_plain, abs, &ret);
 	tap_ok(t && strstr(t, "READ_ONLY_THP_FOR_FS absent (not in the "
 			   "config)"), "ro state: table header says absent");
+	tap_ok(t && strstr(t, "  PMD text without READ_ONLY_THP_FOR_FS (gone "
+			   "from this kernel), by route:\n") &&
+	       strstr(t, "xfs-default (fault)") &&
+	       strstr(t, "  order-0 folios only: btrfs-default") &&
+	       !strstr(t, "when READ_ONLY_THP_FOR_FS goes"),
+	       "ro state absent: the summary speaks of the removal as done");
+	free(t);
+	t = render(table_plain, new, &ret);
+	tap_ok(t && strstr(t, "  keep PMD text without READ_ONLY_THP_FOR_FS "
+			   "(fault route): ") &&
+	       strstr(t, "  lose PMD text when READ_ONLY_THP_FOR_FS goes "
+		      "(collapse only): "),
+	       "ro state not set: the summary speaks of the removal to come");
 	c = compare(old, abs, &worse, &ret);
 	tap_ok(c && strstr(c, "  new: kernel 6.18.0 (x86_64, fsprobe 0.1.0, "
 			   "READ_ONLY_THP_FOR_FS absent, THP enabled="),

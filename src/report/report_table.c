@@ -127,6 +127,7 @@ static void print_evidence(FILE *out, struct json_object *ev, int col)
 
 struct summary {
 	char keep[1024], lose[1024], never[1024], shmem[1024], none[1024];
+	char keep_routes[1536], large[1024], base[1024];
 	int pass, fail, skip, error, shown;
 };
 
@@ -137,6 +138,21 @@ static void add_name(char *list, size_t len, const char *name,
 
 	snprintf(list + used, len - used, "%s%s%s%s%s", used ? ", " : "",
 		 name, tag ? " (" : "", tag ? tag : "", tag ? ")" : "");
+}
+
+/* "name (fault,collapse)": a profile with PMD text and its routes. */
+static void add_routes(struct summary *s, const char *name, int routes)
+{
+	char tag[128] = "";
+	size_t used = 0;
+	int i;
+
+	for (i = 0; i < FSP_NR_ROUTES; i++)
+		if (routes & (1 << i) && used < sizeof(tag))
+			used += snprintf(tag + used, sizeof(tag) - used, "%s%s",
+					 used ? "," : "", fsp_route_names[i]);
+	add_name(s->keep_routes, sizeof(s->keep_routes), name,
+		 used ? tag : NULL);
 }
 
 static void summarize(struct summary *s, const struct fsp_res_profile *p)
@@ -151,6 +167,18 @@ static void summarize(struct summary *s, const struct fsp_res_profile *p)
 		s->skip += p->probes[k].result == FSP_SKIP;
 		s->error += p->probes[k].result == FSP_ERROR;
 	}
+	switch (p->verdict) {
+	case FSP_V_LARGE:
+		add_name(s->large, sizeof(s->large), name, NULL);
+		break;
+	case FSP_V_BASE:
+		add_name(s->base, sizeof(s->base), name, NULL);
+		break;
+	default:
+		break;
+	}
+	if (p->verdict == FSP_V_PMD || p->verdict == FSP_V_PMD_COLLAPSE_ONLY)
+		add_routes(s, name, p->has_probes ? p->routes : 0);
 	switch (p->verdict) {
 	case FSP_V_PMD:
 		add_name(s->keep, sizeof(s->keep), name, NULL);
@@ -284,15 +312,29 @@ static void put_list(FILE *out, const char *label, const char *list)
 	fputc('\n', out);
 }
 
-static void summary(FILE *out, const struct summary *s)
+/*
+ * Where the kernel's config has no READ_ONLY_THP_FOR_FS at all (Linux 7.2
+ * removed it) the removal is done: what each profile has now, and what
+ * the removal cost those whose folios stop below PMD size. Elsewhere it
+ * is to come: who keeps PMD text (the fault route) and who loses it.
+ */
+static void summary(FILE *out, const struct summary *s, int removed)
 {
 	fprintf(out, "\nSummary (READ, FAULT: the largest folio seen there, "
 		"a lower bound):\n");
-	put_list(out, "keep PMD text without READ_ONLY_THP_FOR_FS (fault "
-		 "route)", s->keep);
-	put_list(out, "lose PMD text when READ_ONLY_THP_FOR_FS goes "
-		 "(collapse only)", s->lose);
-	put_list(out, "never reached PMD here", s->never);
+	if (removed) {
+		put_list(out, "PMD text without READ_ONLY_THP_FOR_FS (gone "
+			 "from this kernel), by route", s->keep_routes);
+		put_list(out, "large folios below PMD size: no huge text since "
+			 "the removal", s->large);
+		put_list(out, "order-0 folios only", s->base);
+	} else {
+		put_list(out, "keep PMD text without READ_ONLY_THP_FOR_FS "
+			 "(fault route)", s->keep);
+		put_list(out, "lose PMD text when READ_ONLY_THP_FOR_FS goes "
+			 "(collapse only)", s->lose);
+		put_list(out, "never reached PMD here", s->never);
+	}
 	if (s->shmem[0])
 		put_list(out, "tmpfs", s->shmem);
 	if (s->none[0])
@@ -309,6 +351,7 @@ int fsp_report_table(FILE *out, const struct fsp_res_doc *doc,
 {
 	static const struct fsp_render_opts dflt;
 	struct summary s;
+	const char *st;
 	int i, w;
 
 	if (!doc)
@@ -326,6 +369,7 @@ int fsp_report_table(FILE *out, const struct fsp_res_doc *doc,
 	}
 	for (i = 0; i < doc->nr_profiles; i++)
 		probe_lines(out, &s, &doc->profiles[i], o);
-	summary(out, &s);
+	st = doc->has_thp ? doc->thp.read_only_thp_for_fs_state : NULL;
+	summary(out, &s, st && !strcmp(st, "absent"));
 	return ferror(out) ? -EIO : 0;
 }
