@@ -311,8 +311,11 @@ int fsp_knob_set(struct fsp_knobs *ks, struct fsp_journal *j,
 	if (ret)
 		return ret;
 	ret = fsp_strcpy(k->path, sizeof(k->path), path);
+	if (!ret)
+		ret = fsp_strcpy(k->value, sizeof(k->value), value);
 	if (ret)
 		return ret;
+	k->restored = 0;
 	/*
 	 * Journalled, and for a system-wide knob recorded and held, before
 	 * the write: a kill at any point leaves something that says what
@@ -337,6 +340,31 @@ int fsp_knob_set(struct fsp_knobs *ks, struct fsp_journal *j,
 	}
 	return ret;
 }
+
+int fsp_knob_pending(const char *path, char *saved, size_t len)
+{
+	char hold[PATH_MAX];
+	int fd, ret;
+
+	if (!fsp_knob_is_global(path))
+		return -EINVAL;
+	ret = read_record(path, saved, len);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		return ret;
+	ret = reg_path(hold, sizeof(hold), path, "hold");
+	if (ret)
+		return ret;
+	fd = open(hold, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 1 : -errno;
+	/* A live run holds it shared: an exclusive try fails. */
+	ret = flock(fd, LOCK_EX | LOCK_NB) ? 2 : 1;
+	close(fd);
+	return ret;
+}
+
 int fsp_knob_restore_saved(const char *path, const char *saved)
 {
 	if (!knob_path_ok(path))
@@ -353,6 +381,7 @@ int fsp_knob_restore_all(struct fsp_knobs *ks)
 
 		r = k->holdfd >= 0 ? global_unhold(k) :
 		    fsp_knob_restore_saved(k->path, k->saved);
+		k->restored = !r;
 		if (!r && ks->j)
 			r = fsp_journal_add(ks->j, "knob-restored", k->path,
 					    NULL);

@@ -10,6 +10,7 @@
 #define FSP_KNOB_H
 
 #include <limits.h>
+#include <stddef.h>
 
 struct fsp_journal;
 
@@ -34,7 +35,9 @@ struct fsp_journal;
 struct fsp_knob {
 	char path[PATH_MAX];
 	char saved[128];	/* value to write back (selected word) */
+	char value[128];	/* the value written */
 	int holdfd;		/* system-wide: our shared hold, else -1 */
+	int restored;		/* set by fsp_knob_restore_all: 1 if done */
 };
 
 struct fsp_knobs {
@@ -47,7 +50,10 @@ struct fsp_knobs {
 int fsp_knob_set(struct fsp_knobs *ks, struct fsp_journal *j,
 		 const char *path, const char *value);
 /*
- * Restore every knob, newest first; the first error is returned. Each
+ * Restore every knob, newest first; the first error is returned. The
+ * entries stay in k[] (ks->nr is 0 after) with restored set: 1 if the
+ * original was written back, or for a system-wide knob our hold was
+ * dropped and a live run still holding it restores it when it ends. Each
  * restored knob gets a "knob-restored" journal line, so the journal's
  * unwind does not write it again (a write_cache write freezes the
  * device's queue, and the device may be someone else's by then).
@@ -63,5 +69,12 @@ int fsp_knob_is_global(const char *path);
  * or -errno.
  */
 int fsp_knob_release_global(const char *path);
+/*
+ * For `fsprobe env`: is a system-wide knob's original recorded in
+ * FSP_KNOB_DIR? 0 no record, 1 recorded by a killed run (for cleanup to
+ * restore; saved gets the original), 2 held by a live run, or -errno
+ * (-EACCES without root). Creates nothing, takes no lock for long.
+ */
+int fsp_knob_pending(const char *path, char *saved, size_t len);
 
 #endif

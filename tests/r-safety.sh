@@ -69,10 +69,11 @@ P="-p ext4-default -p xfs-default -p btrfs-default -p tmpfs-huge-always -P fault
 "$FSPROBE" run $P -f json -o "$TMPD/single.json" 2>/dev/null
 WQ=/sys/module/workqueue/parameters/default_affinity_scope
 wq0=$(cat "$WQ" 2>/dev/null || true)
-# The second in a state dir of its own: the workqueue scope is shared
-# all the same (fsprobe/knob.h), and whichever ends last restores it.
-"$FSPROBE" run $P -f json -o "$TMPD/a.json" 2>/dev/null & a=$!
-FSPROBE_STATE_DIR=$FSPROBE_STATE_DIR.b "$FSPROBE" run $P -f json \
+# The second in a state dir of its own: the workqueue scope (set with
+# --tune-workqueue) is shared all the same (fsprobe/knob.h), and
+# whichever ends last restores it.
+"$FSPROBE" run --tune-workqueue $P -f json -o "$TMPD/a.json" 2>/dev/null & a=$!
+FSPROBE_STATE_DIR=$FSPROBE_STATE_DIR.b "$FSPROBE" run --tune-workqueue $P -f json \
 	-o "$TMPD/b.json" 2>/dev/null & b=$!
 wait $a; ra=$?; wait $b; rb=$?
 rmdir "$FSPROBE_STATE_DIR.b" 2>/dev/null

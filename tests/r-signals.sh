@@ -4,14 +4,14 @@
 # SIGKILL followed by `fsprobe cleanup`: after every trial no loop device
 # backed by our state (by device, root-lib.sh loops_under), no mount, no
 # state directory, THP sysfs and the workqueues' affinity scope (set to
-# "cpu" by runs with bound workers, the default -j on two CPUs or more)
+# "cpu" by runs with bound workers and --tune-workqueue, as here)
 # exactly as before, and no system-wide knob left in the registry
 # (fsprobe/knob.h). FSPROBE_SIGNAL_TRIALS / FSPROBE_KILL_TRIALS set the
 # counts (make check-stress raises them).
 . "$srcdir/tests/root-lib.sh"
 TRIALS=${FSPROBE_SIGNAL_TRIALS:-20}
 KILLS=${FSPROBE_KILL_TRIALS:-8}
-PROFILES="-p ext4-default -p xfs-default -p btrfs-default -p tmpfs-huge-always"
+PROFILES="--tune-workqueue -p ext4-default -p xfs-default -p btrfs-default -p tmpfs-huge-always"
 
 knobs() {
 	for f in /sys/kernel/mm/transparent_hugepage/enabled \

@@ -95,4 +95,39 @@ env -u FSPROBE_PROFILE_DIR -u FSPROBE_PAYLOAD_DIR "$T/fsprobe" env > "$T/env"
 grep -q '^profiles: /.*/fsprobe/profiles (installed' "$T/env" &&
 	grep -q '^payloads: /.*/fsprobe (installed' "$T/env"
 ok $? "env: a copy outside the build tree uses the installed directories"
+WQ=/sys/module/workqueue/parameters/default_affinity_scope
+python3 - "$T/env.json" "$WQ" <<'EOF2'
+import json, os, sys
+k = json.load(open(sys.argv[1]))["knobs"]
+wq = sys.argv[2]
+now = open(wq).read().strip() if os.path.exists(wq) else None
+assert list(k) == [wq] and k[wq]["value"] == now, k
+assert k[wq]["pending"] in ((True, False) if os.geteuid() == 0 else (None,)), k
+EOF2
+ok $? "env -f json: the workqueue scope's value now, and whether a killed run's change is pending"
+grep -q "^  $WQ " "$T/env"
+ok $? "env: the table shows the workqueue scope"
+
+# -o is opened before any work: a path that cannot be written fails at
+# once, with one line, exit 2, and no run state made.
+mkdir -m 700 "$T/state"
+for c in run "check $T" vm; do
+	t0=$(date +%s%N)
+	FSPROBE_STATE_DIR="$T/state" "$F" $c -o /nonexistent/dir/x \
+		> "$T/out" 2> "$T/err"
+	rc=$?; ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	[ $rc -eq 2 ] && [ "$(cat "$T/err")" = "fsprobe: cannot write /nonexistent/dir/x: No such file or directory" ] &&
+		[ ! -s "$T/out" ] && [ -z "$(ls -A "$T/state")" ] && [ $ms -lt 1000 ]
+	ok $? "${c%% *} -o /nonexistent/dir/x: exit 2 at once ($rc, $ms ms), one line: $(head -c 200 "$T/err"), no run directory"
+done
+"$F" run -o "$T" > /dev/null 2> "$T/err"
+rc=$?; [ $rc -eq 2 ] && grep -q "^fsprobe: cannot write $T: Is a directory$" "$T/err"
+ok $? "run -o DIR: exit 2, the reason named ($rc: $(head -c 200 "$T/err"))"
+# A run that stops before rendering leaves an existing -o file as it was
+# and creates none.
+echo keep > "$T/old"
+FSPROBE_STATE_DIR="$T/state" "$F" run -p nosuch -o "$T/old" > /dev/null 2>&1
+FSPROBE_STATE_DIR="$T/state" "$F" run -p nosuch -o "$T/new" > /dev/null 2>&1
+rc=$?; [ $rc -eq 2 ] && [ "$(cat "$T/old")" = keep ] && [ ! -e "$T/new" ]
+ok $? "run -p nosuch: exit 2 ($rc), an existing -o file untouched, none created"
 done_testing

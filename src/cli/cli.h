@@ -14,6 +14,7 @@
 #include "profile.h"
 #include "report.h"
 #include "runner.h"
+#include "scheduler.h"
 #include "sysinfo.h"
 
 enum fsp_cmd_id {
@@ -39,6 +40,9 @@ struct fsp_cli {
 	const char *output;
 	const char *kcidb_origin;	/* -f kcidb: NULL means "fsprobe" */
 	const char *kcidb_checkout;	/* -f kcidb: NULL: the kernel release */
+	FILE *out;		/* -o opened early (fsp_output_open), or NULL */
+	int out_created;	/* out's file did not exist before */
+	int tune_wq;		/* --tune-workqueue */
 	unsigned long size_mb;
 	int keep;
 	int verbose;
@@ -78,8 +82,6 @@ int fsp_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fsp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Root check + private mount namespace; 0 or the exit code. */
 int fsp_enter_privileged(const char *cmd, const char *needs);
-/* SIGINT, SIGTERM and SIGHUP to handler (SIG_DFL to restore). */
-void fsp_set_signals(void (*handler)(int));
 
 /* Where profiles and payloads are (build tree, env, or installed). */
 const char *fsp_profile_dir(void);
@@ -92,8 +94,16 @@ int fsp_select_profiles(struct fsp_cli *cli, struct fsp_profile **out,
 			int *nr);
 int fsp_select_cases(struct fsp_cli *cli, struct fsp_run_opts *o);
 
+/*
+ * -o FILE opened (created, not yet truncated) before any work starts,
+ * so that a path that cannot be written fails at once: 0 or the exit
+ * code, with "cannot write FILE: why" on stderr (render.c).
+ */
+int fsp_output_open(struct fsp_cli *cli);
+/* Close an output never rendered into, removing it if we created it. */
+void fsp_output_close(struct fsp_cli *cli);
 /* The document as -f and -o ask (render.c); 0 or the exit code. */
-int fsp_render(const struct fsp_cli *cli, const struct fsp_res_doc *doc);
+int fsp_render(struct fsp_cli *cli, const struct fsp_res_doc *doc);
 
 int fsp_cmd_env(struct fsp_cli *cli);
 int fsp_cmd_list(struct fsp_cli *cli);

@@ -3,7 +3,8 @@
  * cmd_env.c - `fsprobe env`: the facts a report depends on, gathered
  * into one JSON object and printed as a table or as JSON: kernel, THP
  * sysfs, the CONFIG_* options that change answers, tools, loop support,
- * and where the profiles and payloads were found.
+ * where the profiles and payloads were found, and the system-wide knobs
+ * a run may change (their values, a killed run's change pending).
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "knob.h"
 #include "proc.h"
 #include "mnt.h"
 #include "util.h"
@@ -69,6 +71,48 @@ static struct json_object *dir_obj(const char *path, const char *from)
 	return o;
 }
 
+/*
+ * The system-wide knobs a run may change (--tune-workqueue): each one's
+ * value now (null: not in this kernel), and "pending": whether a killed
+ * run's record of its original waits in FSP_KNOB_DIR for `fsprobe
+ * cleanup` (null: unknown, it needs root; a live run's is not pending).
+ */
+static struct json_object *knobs_obj(void)
+{
+	static const char *const paths[] = { FSP_KNOB_WQ_SCOPE };
+	struct json_object *o = json_object_new_object(), *k;
+	char buf[128];
+	size_t i;
+	int r;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(paths); i++) {
+		k = json_object_new_object();
+		json_object_object_add(k, "value",
+			fsp_read_text(paths[i], buf, sizeof(buf)) < 0 ? NULL :
+			json_object_new_string(fsp_rstrip(buf)));
+		r = fsp_knob_pending(paths[i], buf, sizeof(buf));
+		json_object_object_add(k, "pending", r < 0 ? NULL :
+				       json_object_new_boolean(r == 1));
+		json_object_object_add(o, paths[i], k);
+	}
+	return o;
+}
+
+static void print_knobs(FILE *out, struct json_object *o)
+{
+	fprintf(out, "system-wide knobs fsprobe may change:\n");
+	json_object_object_foreach(o, key, val) {
+		struct json_object *v = json_object_object_get(val, "value");
+		struct json_object *p = json_object_object_get(val, "pending");
+
+		fprintf(out, "  %s %s%s\n", key,
+			v ? json_object_get_string(v) : "(none)",
+			!p ? " (killed run's record: unknown, needs root)" :
+			json_object_get_boolean(p) ? " (a killed run's change: "
+			"'fsprobe cleanup' restores it)" : "");
+	}
+}
+
 static struct json_object *env_doc(void)
 {
 	struct json_object *doc, *cfg, *tl, *fs, *thp;
@@ -112,6 +156,7 @@ static struct json_object *env_doc(void)
 				       !access("/proc/kpageflags", R_OK)));
 	json_object_object_add(doc, "root",
 			       json_object_new_boolean(geteuid() == 0));
+	json_object_object_add(doc, "knobs", knobs_obj());
 	dir = fsp_profile_dir_from(&from);
 	json_object_object_add(doc, "profile_dir", dir_obj(dir, from));
 	dir = fsp_payload_dir_from(&from);
@@ -189,6 +234,7 @@ int fsp_cmd_env(struct fsp_cli *cli)
 			  json_object_object_get(doc, "profile_dir"));
 		print_dir(out, "payloads:",
 			  json_object_object_get(doc, "payload_dir"));
+		print_knobs(out, json_object_object_get(doc, "knobs"));
 	}
 	if (out != stdout)
 		fclose(out);

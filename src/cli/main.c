@@ -24,7 +24,13 @@ int main(int argc, char **argv)
 	for (c = fsp_commands; c->name; c++)
 		if (c->id == cli.cmd)
 			break;
-	ret = c->fn(&cli);
+	/* Output checked before any work: run, check and vm. */
+	ret = 0;
+	if (cli.cmd & (CMD_RUN | CMD_CHECK | CMD_VM))
+		ret = fsp_output_open(&cli);
+	if (!ret)
+		ret = c->fn(&cli);
+	fsp_output_close(&cli);
 	free(cli.args);
 	return ret;
 }

@@ -22,7 +22,7 @@
 enum {
 	OPT_SIZE = 256, OPT_KEEP, OPT_MODULES, OPT_DEB,
 	OPT_TIMEOUT, OPT_HELP_MAN, OPT_KCIDB_ORIGIN,
-	OPT_KCIDB_CHECKOUT,
+	OPT_KCIDB_CHECKOUT, OPT_TUNE_WQ,
 };
 
 /* How an option's value is stored in struct fsp_cli, at off. */
@@ -86,20 +86,29 @@ static const struct fsp_option options[] = {
 	  "worker woken by a loop device's kworker is otherwise often placed "
 	  "on the\n"
 	  "kworker's CPU, beside the other worker, while its own CPU idles\n"
-	  "(\\fBbench/run\\fR measured \\-j 2 about 5% faster bound). For the "
-	  "same\n"
-	  "reason the run sets the workqueues' default affinity scope\n"
+	  "(\\fBbench/run\\fR measured \\-j 2 about 5% faster bound). See\n"
+	  "\\fB\\-\\-tune\\-workqueue\\fR and \\fBFSPROBE_PIN_CPUS\\fR.\n" },
+	{ "tune-workqueue", OPT_TUNE_WQ, NULL, CMD_RUN | CMD_VM, OPT_GUEST,
+	  .type = OT_FLAG, F(tune_wq),
+	  .help = "change a system-wide setting for the run (restored): "
+	  "workqueue scope cpu",
+	  .man = "Changes a system-wide setting for the run's duration: with "
+	  "workers bound\n"
+	  "to CPUs (\\fB\\-j\\fR > 1), the workqueues' default affinity "
+	  "scope\n"
 	  "(\\fI/sys/module/workqueue/parameters/default_affinity_scope\\fR, "
 	  "Linux 6.6)\n"
-	  "to \\fBcpu\\fR, so that the loop I/O a worker waits for runs on its "
-	  "CPU,\n"
-	  "not on the other worker's (\\-j 2 12% faster again); like every "
-	  "knob it\n"
-	  "is journalled first and restored at the end, after a signal, and "
-	  "by\n"
-	  "\\fBcleanup\\fR after a SIGKILL. A scope that is \\fBcpu\\fR already "
-	  "is left\n"
-	  "alone. See \\fBFSPROBE_PIN_CPUS\\fR.\n" },
+	  "is set to \\fBcpu\\fR, so that the loop I/O a worker waits for runs "
+	  "on its\n"
+	  "CPU, not on the other worker's (\\fBbench/run\\fR: \\-j 2 about "
+	  "10% faster).\n"
+	  "Off by default: every process on the machine sees the change. "
+	  "Like every\n"
+	  "knob it is journalled first and restored at the end, after a "
+	  "signal, and\n"
+	  "by \\fBcleanup\\fR after a SIGKILL; a scope that is \\fBcpu\\fR "
+	  "already is\n"
+	  "left alone. The JSON lists it in \\fBresources.knobs\\fR.\n" },
 	{ "format", 'f', "FMT", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM, 0,
 	  .type = OT_FORMAT, F(format),
 	  .help = "output format: table, json, ktap, junit, html, kcidb or "

@@ -4,11 +4,11 @@
  * does first: refuse without root, with the reason and the command to
  * type, and move into a private mount namespace, so that anything we
  * mount (tracefs, to remove a dead run's instance) never appears in the
- * caller's namespace; and the handlers of the signals that stop a run.
+ * caller's namespace. (The signal handlers are the run engine's,
+ * src/run/scheduler.c.)
  */
 #include <errno.h>
 #include <sched.h>
-#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,16 +28,4 @@ int fsp_enter_privileged(const char *cmd, const char *needs)
 		return FSP_EXIT_USAGE;
 	}
 	return 0;
-}
-
-void fsp_set_signals(void (*handler)(int))
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = handler;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 }

@@ -2,12 +2,16 @@
 /*
  * render.c - the document to the output the command line asked for:
  * -f picks the renderer, -o the file, -v how much the table shows; the
- * table is in colour on a terminal unless NO_COLOR is set.
+ * table is in colour on a terminal unless NO_COLOR is set. The -o file is
+ * opened before the command's work starts (main.c), so that a path that
+ * cannot be written fails at once, and emptied only when rendered into.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -23,7 +27,38 @@ static int want_colour(const struct fsp_cli *cli, FILE *out)
 	return out == stdout && !cli->output && isatty(STDOUT_FILENO);
 }
 
-int fsp_render(const struct fsp_cli *cli, const struct fsp_res_doc *doc)
+int fsp_output_open(struct fsp_cli *cli)
+{
+	struct stat st;
+	int fd;
+
+	if (!cli->output || cli->out)
+		return 0;
+	cli->out_created = stat(cli->output, &st) != 0;
+	/* Not truncated yet: a run that stops early leaves the file be. */
+	fd = open(cli->output, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	if (fd >= 0)
+		cli->out = fdopen(fd, "w");
+	if (!cli->out) {
+		fsp_warn("cannot write %s: %s", cli->output, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return FSP_EXIT_USAGE;
+	}
+	return 0;
+}
+
+void fsp_output_close(struct fsp_cli *cli)
+{
+	if (!cli->out)
+		return;
+	fclose(cli->out);
+	cli->out = NULL;
+	if (cli->out_created)
+		unlink(cli->output);
+}
+
+int fsp_render(struct fsp_cli *cli, const struct fsp_res_doc *doc)
 {
 	struct fsp_render_opts o = { .verbose = cli->verbose };
 	struct fsp_kcidb_opts kopts = {
@@ -31,21 +66,29 @@ int fsp_render(const struct fsp_cli *cli, const struct fsp_res_doc *doc)
 		.checkout = cli->kcidb_checkout,
 	};
 	FILE *out = stdout;
-	int ret = 0;
+	int ret;
 
 	if (cli->format == FMT_KCIDB && !fsp_kcidb_origin_valid(kopts.origin))
 		return fsp_usage_error("--kcidb-origin takes [a-z0-9_]+, not "
 				       "'%s'", kopts.origin);
 
 	if (cli->output) {
-		out = fopen(cli->output, "we");
-		if (!out) {
+		ret = fsp_output_open(cli);
+		if (ret)
+			return ret;
+		out = cli->out;
+		cli->out = NULL;	/* rendered into: closed here */
+		if (ftruncate(fileno(out), 0))
+			ret = -errno;
+		if (ret) {
+			fclose(out);
 			fsp_warn("cannot write %s: %s", cli->output,
-				 strerror(errno));
+				 strerror(-ret));
 			return FSP_EXIT_USAGE;
 		}
 	}
 	o.colour = want_colour(cli, out);
+	ret = 0;
 	switch (cli->format) {
 	case FMT_TABLE:
 		ret = fsp_report_table(out, doc, &o);

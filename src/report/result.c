@@ -113,6 +113,12 @@ void fsp_res_doc_free(struct fsp_res_doc *d)
 	free(d->resources.worker_cpus);
 	free(d->resources.wq_was);
 	free(d->resources.wq_during);
+	for (i = 0; i < d->resources.nr_knobs; i++) {
+		free(d->resources.knobs[i].path);
+		free(d->resources.knobs[i].was);
+		free(d->resources.knobs[i].during);
+	}
+	free(d->resources.knobs);
 	fsp_res_vm_free(d->vm);
 	free(d);
 }
@@ -337,6 +343,24 @@ struct json_object *fsp_res_profile_json(const struct fsp_res_profile *p)
 	return o;
 }
 
+static struct json_object *knobs_json(const struct fsp_res_doc *d)
+{
+	struct json_object *a = json_object_new_array(), *k;
+	int i;
+
+	for (i = 0; i < d->resources.nr_knobs; i++) {
+		const struct fsp_res_knob *kn = &d->resources.knobs[i];
+
+		k = json_object_new_object();
+		add(k, "path", jstr(kn->path));
+		add(k, "was", jstr(kn->was));
+		add(k, "during", jstr(kn->during));
+		add(k, "restored", json_object_new_boolean(kn->restored));
+		json_object_array_add(a, k);
+	}
+	return a;
+}
+
 static struct json_object *resources_json(const struct fsp_res_doc *d)
 {
 	struct json_object *r = json_object_new_object(), *a;
@@ -360,6 +384,8 @@ static struct json_object *resources_json(const struct fsp_res_doc *d)
 		add(a, "during", jstr(d->resources.wq_during));
 	}
 	add(r, "workqueue_scope", a);
+	if (d->resources.knobs)
+		add(r, "knobs", knobs_json(d));
 	return r;
 }
 

@@ -74,6 +74,12 @@ struct fsp_res_vm {
 	int guest_exit;
 };
 
+/* A system-wide knob the run changed (resources.knobs). */
+struct fsp_res_knob {
+	char *path, *was, *during;
+	int restored;
+};
+
 struct fsp_res_doc {
 	char *fsprobe, *kernel, *arch;
 	long long page_size;		/* FSP_RES_ABSENT */
@@ -93,6 +99,8 @@ struct fsp_res_doc {
 		long long wall_ms, parent_maxrss_kb, worker_maxrss_kb;
 		int jobs, nr_worker_cpus, *worker_cpus;
 		char *wq_was, *wq_during;	/* NULL: null */
+		struct fsp_res_knob *knobs;	/* NULL: no "knobs" */
+		int nr_knobs;
 	} resources;
 	struct fsp_res_vm *vm;		/* NULL: no "vm" member */
 };

@@ -432,6 +432,41 @@ static int decode_thp(struct dec *d, struct json_object *o,
 	return ret;
 }
 
+/* resources.knobs: optional (documents before it have none). */
+static int decode_knobs(struct dec *d, struct json_object *r,
+			struct fsp_res_doc *doc)
+{
+	struct json_object *a, *k;
+	size_t i, n;
+	int ret = member(d, r, "knobs", json_type_array, 0, &a);
+
+	if (ret || !a)
+		return ret;
+	n = json_object_array_length(a);
+	doc->resources.knobs = calloc(n + 1, sizeof(*doc->resources.knobs));
+	if (!doc->resources.knobs)
+		return -ENOMEM;
+	for (i = 0; !ret && i < n; i++) {
+		struct fsp_res_knob *kn = &doc->resources.knobs[i];
+
+		k = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(k, json_type_object)) {
+			snprintf(d->err, d->len, "%s: %sresources.knobs[%zu] "
+				 "is not an object", d->what, d->where, i);
+			return -EINVAL;
+		}
+		doc->resources.nr_knobs++;
+		ret = get_str(d, k, "path", 1, &kn->path);
+		if (!ret)
+			ret = get_str(d, k, "was", 0, &kn->was);
+		if (!ret)
+			ret = get_str(d, k, "during", 0, &kn->during);
+		if (!ret)
+			ret = get_bool(d, k, "restored", &kn->restored);
+	}
+	return ret;
+}
+
 static int decode_resources(struct dec *d, struct json_object *o,
 			    struct fsp_res_doc *doc)
 {
@@ -472,7 +507,7 @@ static int decode_resources(struct dec *d, struct json_object *o,
 		free(doc->resources.wq_during);
 		doc->resources.wq_during = NULL;
 	}
-	return ret;
+	return ret ? ret : decode_knobs(d, r, doc);
 }
 
 static int decode_vm(struct dec *d, struct json_object *o,

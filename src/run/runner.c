@@ -364,19 +364,154 @@ static void add_timing(struct fsp_res_profile *out, const struct fsp_fsenv *e,
 	tm->total = fsp_now_ms() - t_start;
 }
 
+/* The profile's directory, image, mount point, stage and lower paths. */
+static int profile_dirs(struct fsp_fsenv *e, struct fsp_journal *j, int idx,
+			struct fsp_res_profile *out)
+{
+	char why[512];
+	int ret;
+
+	if (profile_dir(j, idx, e->dir, sizeof(e->dir)) ||
+	    fsp_fmt(e->image, sizeof(e->image), "%s/image", e->dir) ||
+	    fsp_fmt(e->mnt, sizeof(e->mnt), "%s/mnt", e->dir) ||
+	    fsp_fmt(e->stage, sizeof(e->stage), "%s/stage", e->dir) ||
+	    fsp_fmt(e->lower, sizeof(e->lower), "%s/lowerfs", e->dir)) {
+		fsp_res_set_verdict(out, FSP_V_ERROR,
+				    "state directory path too long");
+		return -ENAMETOOLONG;
+	}
+	ret = mkdir_journalled(j, e->dir);
+	if (!ret)
+		ret = mkdir_journalled(j, e->mnt);
+	if (ret) {
+		snprintf(why, sizeof(why), "creating %s: %s", e->dir,
+			 strerror(-ret));
+		fsp_res_set_verdict(out, FSP_V_ERROR, why);
+	}
+	return ret;
+}
+
+/* What the cases see of the profile: its mount, the run, the slot. */
+static void target_setup(struct fsp_target *t, struct fsp_fsenv *e,
+			 const struct fsp_run_opts *o,
+			 struct fsp_slot_lease *lease,
+			 const struct fsp_sysinfo *si, struct fsp_journal *j)
+{
+	memset(t, 0, sizeof(*t));
+	t->dir = e->mnt;
+	t->prep_dir = e->mnt;
+	t->fs = e->prof->fs;
+	t->shmem = e->prof->kind == FSP_PROFILE_MEMORY;
+	t->si = si;
+	t->payload_dir = o->payload_dir;
+	t->run_id = j->id;
+	t->trace = &lease->handle;
+	t->priv = e;
+	t->journal = j;
+	t->read_ahead_path = e->read_ahead;
+	t->recycle = fsp_fsenv_recycle;
+	t->cold_method = t->shmem ? "none (tmpfs: data lives in the cache)" :
+				    "remount";
+}
+
+/*
+ * Before mkfs: an image builder's files are written into its stage
+ * (mkfs makes the image from them); an overlay's lower directory.
+ */
+static int stage_files(const struct fsp_run_opts *o, struct fsp_target *t,
+		       struct fsp_fsenv *e)
+{
+	int ret;
+
+	if (e->prof->kind == FSP_PROFILE_IMAGE) {
+		t->readonly = 1;
+		t->prep_dir = e->stage;
+		ret = mkdir_journalled(e->j, e->stage);
+		if (ret)
+			return ret;
+		ret = prepare_cases(o, t, e->err, sizeof(e->err));
+		if (ret)
+			return ret;
+		e->files_kb = dir_kb(t->prep_dir);
+	}
+	return e->prof->lower[0] ? mkdir_journalled(e->j, e->lower) : 0;
+}
+
+static int mkfs_mount(const struct fsp_run_opts *o, struct fsp_target *t,
+		      struct fsp_fsenv *e, int idx, unsigned long size_mb)
+{
+	int ret;
+
+	progress(o, idx, e->prof->name, "mkfs and mount");
+	ret = fsp_fsenv_setup(e, size_mb);
+	if (ret)
+		return ret;
+	if (e->prof->lower[0]) {
+		/* Files are written to the lower layer, read via overlay. */
+		snprintf(e->stage, sizeof(e->stage), "%s/lower", e->lower);
+		t->prep_dir = e->stage;
+	}
+	return 0;
+}
+
+/* The case files written, then made cold by one remount; *ms: writing. */
+static int prepare_cold(const struct fsp_run_opts *o, struct fsp_target *t,
+			struct fsp_fsenv *e, long long *ms)
+{
+	long long t0 = fsp_now_ms();
+	int ret = prepare_cases(o, t, e->err, sizeof(e->err));
+
+	*ms = fsp_now_ms() - t0;
+	if (ret)
+		return ret;
+	e->files_kb = dir_kb(t->prep_dir);
+	ret = fsp_fsenv_recycle(t);
+	if (ret && !e->err[0])
+		snprintf(e->err, sizeof(e->err), "remount for a cold cache: %s",
+			 strerror(-ret));
+	return ret;
+}
+
+/* Directories, target, staging, mkfs + mount, prepare + cold, cases. */
+static void profile_body(struct fsp_fsenv *e, int idx,
+			 const struct fsp_run_opts *o,
+			 struct fsp_slot_lease *lease,
+			 const struct fsp_sysinfo *si,
+			 struct fsp_res_profile *out, long long *t_probes,
+			 long long *t_prepare)
+{
+	const struct fsp_profile *prof = e->prof;
+	unsigned long size_mb = o->size_mb ? o->size_mb : prof->size_mb ?
+				prof->size_mb : FSP_DEFAULT_SIZE_MB;
+	struct fsp_target t;
+	int ret;
+
+	target_setup(&t, e, o, lease, si, e->j);
+	ret = stage_files(o, &t, e);
+	if (!ret)
+		ret = mkfs_mount(o, &t, e, idx, size_mb);
+	if (!ret && !t.readonly)
+		ret = prepare_cold(o, &t, e, t_prepare);
+	if (!ret) {
+		*t_probes = run_cases(o, lease, &t, out, idx, prof->name);
+	} else {
+		if (!e->err[0])
+			snprintf(e->err, sizeof(e->err), "%s", strerror(-ret));
+		fsp_res_set_verdict(out, FSP_V_ERROR, e->err);
+	}
+	fsp_fsenv_teardown(e);
+}
+
 void fsp_run_profile(const struct fsp_profile *prof, int idx,
 		     const struct fsp_run_opts *o,
 		     struct fsp_slot_lease *lease,
 		     const struct fsp_sysinfo *si, struct fsp_journal *j,
 		     struct fsp_res_profile *out)
 {
-	struct fsp_target t;
 	struct fsp_fsenv e;
 	struct fsp_kmsg km;
-	unsigned long size_mb;
 	char why[512];
-	long long t_probes = 0, t_prepare = 0, t_start = fsp_now_ms(), t0;
-	int ret;
+	long long t_probes = 0, t_prepare = 0, t_start = fsp_now_ms();
 
 	fsp_profile_result(prof, out);
 	memset(&e, 0, sizeof(e));
@@ -390,89 +525,9 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 		fsp_res_set_verdict(out, FSP_V_SKIP, why);
 		return;
 	}
-	size_mb = o->size_mb ? o->size_mb : prof->size_mb ? prof->size_mb :
-		  FSP_DEFAULT_SIZE_MB;
-	if (profile_dir(j, idx, e.dir, sizeof(e.dir)) ||
-	    fsp_fmt(e.image, sizeof(e.image), "%s/image", e.dir) ||
-	    fsp_fmt(e.mnt, sizeof(e.mnt), "%s/mnt", e.dir) ||
-	    fsp_fmt(e.stage, sizeof(e.stage), "%s/stage", e.dir) ||
-	    fsp_fmt(e.lower, sizeof(e.lower), "%s/lowerfs", e.dir)) {
-		fsp_res_set_verdict(out, FSP_V_ERROR,
-				    "state directory path too long");
+	if (profile_dirs(&e, j, idx, out))
 		return;
-	}
-	ret = mkdir_journalled(j, e.dir);
-	if (!ret)
-		ret = mkdir_journalled(j, e.mnt);
-	if (ret) {
-		snprintf(why, sizeof(why), "creating %s: %s", e.dir,
-			 strerror(-ret));
-		fsp_res_set_verdict(out, FSP_V_ERROR, why);
-		return;
-	}
-
-	memset(&t, 0, sizeof(t));
-	t.dir = e.mnt;
-	t.prep_dir = e.mnt;
-	t.fs = prof->fs;
-	t.shmem = prof->kind == FSP_PROFILE_MEMORY;
-	t.si = si;
-	t.payload_dir = o->payload_dir;
-	t.run_id = j->id;
-	t.trace = &lease->handle;
-	t.priv = &e;
-	t.journal = j;
-	t.read_ahead_path = e.read_ahead;
-	t.recycle = fsp_fsenv_recycle;
-	t.cold_method = t.shmem ? "none (tmpfs: data lives in the cache)" :
-				  "remount";
-
-	if (prof->kind == FSP_PROFILE_IMAGE) {
-		t.readonly = 1;
-		t.prep_dir = e.stage;
-		ret = mkdir_journalled(j, e.stage);
-		if (ret || prepare_cases(o, &t, e.err, sizeof(e.err)))
-			goto fail;
-		e.files_kb = dir_kb(t.prep_dir);
-	}
-	if (prof->lower[0]) {
-		ret = mkdir_journalled(j, e.lower);
-		if (ret)
-			goto fail;
-	}
-	progress(o, idx, prof->name, "mkfs and mount");
-	ret = fsp_fsenv_setup(&e, size_mb);
-	if (ret)
-		goto fail;
-	if (prof->lower[0]) {
-		/* Files are written to the lower layer, read via overlay. */
-		snprintf(e.stage, sizeof(e.stage), "%s/lower", e.lower);
-		t.prep_dir = e.stage;
-	}
-	if (!t.readonly) {
-		t0 = fsp_now_ms();
-		ret = prepare_cases(o, &t, e.err, sizeof(e.err));
-		t_prepare = fsp_now_ms() - t0;
-		if (ret)
-			goto fail;
-		e.files_kb = dir_kb(t.prep_dir);
-		ret = fsp_fsenv_recycle(&t);
-		if (ret) {
-			if (!e.err[0])
-				snprintf(e.err, sizeof(e.err), "remount for a "
-					 "cold cache: %s", strerror(-ret));
-			goto fail;
-		}
-	}
-	t_probes = run_cases(o, lease, &t, out, idx, prof->name);
-	fsp_fsenv_teardown(&e);
-	goto timing;
-fail:
-	if (!e.err[0])
-		snprintf(e.err, sizeof(e.err), "%s", strerror(-ret));
-	fsp_res_set_verdict(out, FSP_V_ERROR, e.err);
-	fsp_fsenv_teardown(&e);
-timing:
+	profile_body(&e, idx, o, lease, si, out, &t_probes, &t_prepare);
 	fsp_slot_lease_wait(lease);
 	kernel_log_check(&km, out);
 	add_timing(out, &e, t_probes, t_prepare, t_start);
