@@ -237,7 +237,7 @@ static void put_svg(FILE *out, const struct fsp_res_doc *doc,
 	unsigned long peak = 0;
 	char size[24];
 
-	if (last < 0)
+	if (last < 0 || last >= NR_ORDERS)	/* a foreign pmd_order */
 		last = h->max;
 	for (o = 0; o <= last; o++)
 		if (h->count[o] > peak)

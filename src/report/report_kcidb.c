@@ -14,6 +14,7 @@
  * out. A list of documents (a matrix) shares checkouts and builds by id.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -112,7 +113,8 @@ static struct json_object *number_of(const struct fsp_res_probe *pr)
 	size_t i;
 
 	for (i = 0; i < sizeof(kb_keys) / sizeof(kb_keys[0]); i++) {
-		if (ev_int(pr->evidence, kb_keys[i], &v) && v >= 0) {
+		if (ev_int(pr->evidence, kb_keys[i], &v) && v >= 0 &&
+		    v <= LLONG_MAX / 1024) {
 			n = json_object_new_object();
 			add(n, "value", json_object_new_int64(v * 1024));
 			add_str(n, "unit", "B");

@@ -6,8 +6,9 @@
  * decoded. Where the decoder accepts the document, the encoder's JSON of
  * the model must parse and decode again to the same model, field by
  * field (evidence compared as plain JSON text): decode(encode(decode(x)))
- * == decode(x). Every renderer (table, KTAP, JUnit, compare with itself)
- * also runs on the model, so they meet hostile documents too.
+ * == decode(x). Every renderer (the table plain and verbose in colour,
+ * KTAP, JUnit, HTML, LAVA, KCIDB, compare with itself) also runs on the
+ * model, so they meet hostile documents too.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -145,6 +146,9 @@ static struct json_object *parse(const char *buf, size_t len)
 
 static void render_all(const struct fsp_res_doc *d)
 {
+	static const struct fsp_render_opts all = { .verbose = 1, .colour = 1 };
+	static const struct fsp_kcidb_opts kcidb = { .origin = "fuzz" };
+	const struct fsp_res_doc *docs[] = { d, d };
 	static FILE *null;
 	int worse;
 
@@ -152,7 +156,11 @@ static void render_all(const struct fsp_res_doc *d)
 		null = fopen("/dev/null", "we");
 	if (!null)
 		return;
-	fsp_report_table(null, d);
+	fsp_report_table(null, d, NULL);
+	fsp_report_table(null, d, &all);
+	fsp_report_html(null, d);
+	fsp_report_lava(null, d);
+	fsp_report_kcidb(null, docs, 2, &kcidb);
 	fsp_report_ktap(null, d);
 	fsp_report_junit(null, d);
 	fsp_compare(null, d, d, &worse);
