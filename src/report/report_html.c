@@ -17,43 +17,16 @@
 #include <json-c/json.h>
 
 #include "report.h"
+#include "utf8.h"
 
-#define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
+#define REPLACEMENT FSP_UTF8_REPLACEMENT
 #define NR_ORDERS 32
-
-/* Length of the well-formed UTF-8 sequence at s, 0 if malformed. */
-static size_t utf8_len(const unsigned char *s, size_t left)
-{
-	unsigned int cp;
-	size_t n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n > left)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
 
 /* len bytes of s as HTML text or attribute value. */
 static void put_len(FILE *out, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	unsigned int cp;
 	size_t i = 0, n;
 
 	while (i < len) {
@@ -73,7 +46,8 @@ static void put_len(FILE *out, const char *str, size_t len)
 			fputc(c, out);
 		else if (c < 0x20 || c == 0x7f)
 			fputs(REPLACEMENT, out);
-		else if ((n = utf8_len(s + i, len - i)) > 0) {
+		else if ((n = fsp_utf8_seq(s + i, len - i, &cp)) > 0 &&
+			 !fsp_utf8_surrogate(cp)) {
 			fwrite(s + i, 1, n, out);
 			i += n;
 			continue;

@@ -20,55 +20,21 @@
 #include <string.h>
 
 #include "report.h"
+#include "utf8.h"
 
-#define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
+#define REPLACEMENT FSP_UTF8_REPLACEMENT
 
-/*
- * Length of the UTF-8 sequence at s, 0 if it is malformed (then one byte
- * is replaced); *bad is set if it is well-formed but not an XML 1.0 Char
- * (surrogates, U+FFFE, U+FFFF: the whole sequence is replaced).
- */
-static size_t utf8_char(const unsigned char *s, size_t left, int *bad)
+/* Not an XML 1.0 Char though well-formed: replaced as a whole. */
+static int xml_forbidden(unsigned int cp)
 {
-	unsigned int cp;
-	size_t n, i;
-
-	*bad = 0;
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n > left)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms and beyond U+10FFFF are not UTF-8 at all. */
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff)
-		return 0;
-	*bad = (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe ||
-	       cp == 0xffff;
-	return n;
+	return fsp_utf8_surrogate(cp) || cp == 0xfffe || cp == 0xffff;
 }
 
 static void xml_put_len(FILE *out, const char *str, size_t len, int attr)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, n;
-	int bad;
+	unsigned int cp;
 
 	while (i < len) {
 		unsigned char c = s[i];
@@ -102,12 +68,12 @@ static void xml_put_len(FILE *out, const char *str, size_t len, int attr)
 				fputs(REPLACEMENT, out);
 				break;
 			}
-			n = utf8_char(s + i, len - i, &bad);
+			n = fsp_utf8_seq(s + i, len - i, &cp);
 			if (!n) {
 				fputs(REPLACEMENT, out);
 				break;
 			}
-			if (bad)
+			if (xml_forbidden(cp))
 				fputs(REPLACEMENT, out);
 			else
 				fwrite(s + i, 1, n, out);
