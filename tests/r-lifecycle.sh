@@ -86,5 +86,25 @@ ok $? "the short table leaves out the evidence of passing probes"
 "$FSPROBE" run -v -p xfs-default > "$TMPD/table-v" 2>/dev/null
 grep -q 'file_pmd_mapped_kb=4096' "$TMPD/table-v"
 ok $? "-v prints the evidence beside the verdict"
+# Progress: on a terminal one status line per step and per profile done,
+# rewritten in place and erased; -v or a dumb terminal: lines that stay.
+if command -v script > /dev/null; then
+	TERM=xterm script -qec "'$FSPROBE' run -p xfs-default -p ext4-default \
+		-P read-order -o '$TMPD/p.txt'" "$TMPD/ts" > /dev/null
+	e=$(printf '\r\033\[K')
+	grep -q "${e}fsprobe: \[[12]/2\] [a-z4]*-default: read-order" "$TMPD/ts" &&
+		grep -q "${e}fsprobe: 2 of 2 done: [a-z4-]*: pmd" "$TMPD/ts" &&
+		! grep -q "done: [a-z4-]*: pmd\$(printf '\r')\$" "$TMPD/ts"
+	ok $? "a terminal gets a status line: the step running, profiles done"
+	TERM=dumb script -qec "'$FSPROBE' run -p xfs-default -P read-order \
+		-o '$TMPD/p.txt'" "$TMPD/ts" > /dev/null
+	grep -q "^fsprobe: 1 of 1 done: xfs-default: pmd$(printf '\r')\$" \
+		"$TMPD/ts" && ! grep -q "$e" "$TMPD/ts"
+	ok $? "a dumb terminal gets progress lines, no escapes"
+else
+	skip "script(1) not installed"; skip "script(1) not installed"
+fi
+"$FSPROBE" run -p xfs-default -P read-order -o "$TMPD/p.txt" 2> "$TMPD/err"
+! grep -q "done" "$TMPD/err"; ok $? "no progress when stderr is not a terminal"
 check_no_leaks
 done_testing

@@ -104,6 +104,22 @@ ok $? "second boot with other -p reuses the cached initramfs (rc $rc)"
 set -- "$T"/cache/initrd-*.cpio.gz; [ $# -eq 1 ]; ok $? "one archive in the cache ($#)"
 grep -q "^fsprobe .* on Linux 6.18.0 x86_64" "$T/table" && grep -q "^PROFILE " "$T/table"
 ok $? "table output, labelled with the guest's kernel"
+# On a terminal the guest's progress lines become one status line,
+# rewritten in place and erased before the table; off a terminal nothing.
+if command -v script > /dev/null; then
+	FAKE_QEMU_MODE=ok TERM=xterm script -qec "'$F' vm --kernel '$T/bzImage' \
+		-p ext4-default -o '$T/p.txt'" "$T/typescript" > /dev/null
+	esc=$(printf '\r\033\[K')
+	grep -q "${esc}fsprobe: vm 6.99.0-fake: 1 of 1 done: xfs-default: pmd" \
+		"$T/typescript" &&
+		! grep -q "done: xfs-default: pmd\$(printf '\r')\$" "$T/typescript" &&
+		grep -q "pmd${esc}" "$T/typescript"
+	ok $? "on a terminal: the guest's progress as a status line, erased"
+else
+	skip "script(1) not installed"
+fi
+FAKE_QEMU_MODE=ok vm -p ext4-default -o "$T/p.txt" 2> "$T/err"
+! grep -q "done" "$T/err"; ok $? "off a terminal: no progress"
 printf 'fs = xfs\nmkfs = mkfs.xfs -f -q\n' > "$T/mine.conf"
 FAKE_QEMU_MODE=ok vm -p "$T/mine.conf" > /dev/null 2>&1
 grep -q "^-p$" "$T/log/vm-args" && grep -q "^/etc/fsprobe/p0/mine.conf$" "$T/log/vm-args" &&

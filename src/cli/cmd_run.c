@@ -37,7 +37,7 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	o.size_mb = cli->size_mb;
 	o.keep = cli->keep;
 	o.verbose = cli->verbose;
-	o.progress = cli->verbose || isatty(2);
+	o.progress = fsp_progress_mode(cli->verbose);
 	o.nr_profiles = nr;
 	o.payload_dir = fsp_payload_dir();
 	so.base = base && *base ? base : FSP_STATE_BASE;

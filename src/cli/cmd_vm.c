@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "proc.h"
 #include "report.h"
 #include "util.h"
@@ -332,6 +333,15 @@ static struct fsp_res_doc *result_doc(struct fsp_vm_boot *b,
 	return NULL;
 }
 
+/* The guest's progress lines as the host's status line. */
+static void guest_line(void *arg, const char *line)
+{
+	if (!strncmp(line, "fsprobe: ", 9) ||
+	    !strncmp(line, "fsprobe-vm: ", 12))
+		fsp_progress(FSP_PROGRESS_STATUS, "vm %s: %s",
+			     (const char *)arg, strchr(line, ' ') + 1);
+}
+
 /* Boot the guest, render its document; the exit code. */
 static int boot_and_render(struct fsp_cli *cli, struct fsp_vm_boot *b,
 			   const char *release, const char *cache,
@@ -344,7 +354,12 @@ static int boot_and_render(struct fsp_cli *cli, struct fsp_vm_boot *b,
 		fprintf(stderr, "fsprobe vm: booting %s (%s), -accel %s -m %s "
 			"-smp 2, timeout %d s\n", b->kernel, release, b->accel,
 			FSP_VM_MEM, b->timeout_s);
+	if (fsp_progress_mode(cli->verbose) == FSP_PROGRESS_STATUS) {
+		b->on_line = guest_line;
+		b->line_arg = (void *)release;
+	}
 	ret = fsp_vm_boot(b);
+	fsp_progress_clear();
 	if (ret) {
 		fsp_warn("cannot start qemu: %s", strerror(-ret));
 		return FSP_EXIT_USAGE;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "util.h"
 #include "vm.h"
 
@@ -287,6 +288,7 @@ void fsp_warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	fsp_progress_clear();
 	fputs("fsprobe: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -298,6 +300,7 @@ int fsp_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
+	fsp_progress_clear();
 	fputs("fsprobe: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

@@ -149,9 +149,8 @@ static void probe_result(struct fsp_res_profile *out,
 static void progress(const struct fsp_run_opts *o, int idx,
 		     const char *name, const char *step)
 {
-	if (o->progress)
-		fprintf(stderr, "fsprobe: [%d/%d] %s: %s\n", idx + 1,
-			o->nr_profiles, name, step);
+	fsp_progress(o->progress, "[%d/%d] %s: %s", idx + 1, o->nr_profiles,
+		     name, step);
 }
 
 /*

@@ -14,6 +14,7 @@
 #include "journal.h"
 #include "loop.h"
 #include "profile.h"
+#include "progress.h"
 #include "result.h"
 #include "sysinfo.h"
 
@@ -23,7 +24,7 @@ struct fsp_run_opts {
 	unsigned long size_mb;	/* --size: 0 means the profile's/default */
 	int keep;
 	int verbose;
-	int progress;		/* progress lines on stderr */
+	enum fsp_progress_mode progress;	/* on stderr (progress.h) */
 	int nr_profiles;	/* for "[i/N]" in them */
 	const char *payload_dir;
 };

@@ -22,6 +22,7 @@
 #include "journal.h"
 #include "knob.h"
 #include "mnt.h"
+#include "progress.h"
 #include "report.h"
 #include "scheduler.h"
 #include "slots.h"
@@ -99,6 +100,7 @@ static void warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	fsp_progress_clear();
 	fputs("fsprobe: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -223,10 +225,8 @@ static void progress(const struct fsp_run_opts *o, int done, int nr,
 {
 	const char *v = res ? fsp_res_verdict_name(res) : NULL;
 
-	if (!o->progress)
-		return;
-	fprintf(stderr, "fsprobe: %d of %d done: %s: %s\n", done, nr,
-		res && res->name ? res->name : "(null)", v ? v : "(null)");
+	fsp_progress(o->progress, "%d of %d done: %s: %s", done, nr,
+		     res && res->name ? res->name : "(null)", v ? v : "(null)");
 }
 
 /* resources.knobs: the system-wide knobs the run set, as restored. */
@@ -522,6 +522,7 @@ static struct fsp_res_doc *run_finish(struct run *r)
 	struct fsp_res_doc *doc;
 	int i, nr_set = r->knobs.nr;
 
+	fsp_progress_clear();
 	fsp_knob_restore_all(&r->knobs);
 	/* Profiles never started (interrupted) are reported as such. */
 	for (i = 0; i < r->nr; i++)

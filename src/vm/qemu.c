@@ -261,6 +261,22 @@ static int start(char **argv, int fd[2], pid_t *pid)
 	return 0;
 }
 
+/* Whole console lines to b->on_line; longer ones are cut. */
+static void lines_add(struct fsp_vm_boot *b, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; b->on_line && i < n; i++) {
+		if (s[i] == '\n') {
+			b->line[b->line_len] = '\0';
+			b->on_line(b->line_arg, b->line);
+			b->line_len = 0;
+		} else if (s[i] != '\r' && b->line_len < sizeof(b->line) - 1) {
+			b->line[b->line_len++] = s[i];
+		}
+	}
+}
+
 /*
  * Read the console and qemu's stderr into their tails until both end,
  * the deadline passes (b->timed_out) or *b->stop is set; the fds still
@@ -297,6 +313,8 @@ static void pump(struct fsp_vm_boot *b, int fd[2], long long deadline)
 				continue;
 			}
 			tail_add(i ? &b->err : &b->console, buf, r);
+			if (!i)
+				lines_add(b, buf, r);
 			if (b->echo_fd >= 0)
 				fsp_write_all(b->echo_fd, buf, r);
 		}

@@ -231,8 +231,13 @@ struct fsp_vm_boot {
 	int timeout_s;
 	int echo_fd;		/* qemu's output copied here; -1: not */
 	volatile sig_atomic_t *stop;	/* set (by a signal): stop qemu */
+	/* each whole console line (without \r\n), if set: for progress */
+	void (*on_line)(void *arg, const char *line);
+	void *line_arg;
 	/* out */
 	struct fsp_vm_tail console, err;
+	char line[256];		/* the console line being read */
+	size_t line_len;
 	int status, timed_out;	/* qemu's wait status; the deadline hit */
 	long long ms;		/* qemu start to exit */
 };

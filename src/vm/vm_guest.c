@@ -55,6 +55,7 @@ static const char guest_init[] =
 	"while IFS= read -r a; do set -- \"$@\" \"$a\"; done "
 	"< /etc/fsprobe/vm-args\n"
 	"echo \"fsprobe-vm: fsprobe run -f json $*\"\n"
+	"export TERM=dumb\n"	/* progress as lines, for the host */
 	"fsprobe run -f json -o /tmp/result.json \"$@\"\n"
 	"rc=$?\n"
 	"echo \"fsprobe-vm: fsprobe exited $rc at $(cut -d' ' -f1 "
