@@ -258,6 +258,13 @@ static const struct fsp_envvar envvars[] = {
 	  "any CPU, and the workqueue affinity scope as it is (for comparison;\n"
 	  "\\fBresources.worker_cpus\\fR is then empty, \\fBworkqueue_scope\\fR "
 	  "null).\n" },
+	{ "NO_COLOR", "set: no colour in the table on a terminal",
+	  "Set (to anything) for a table without colour on a terminal.\n" },
+	{ "TERM", "unset or dumb: progress as lines, not a status line",
+	  "On a terminal, progress is one status line rewritten in place, "
+	  "erased\nat the end; where \\fBTERM\\fR is unset or \\fBdumb\\fR "
+	  "(a serial console)\nit is printed as lines, as with \\fB\\-v\\fR. "
+	  "Off a terminal there is none.\n" },
 };
 const struct fsp_command fsp_commands[] = {
 	{ "env", CMD_ENV, "", 0, 0,
