@@ -79,7 +79,6 @@ int fsp_cli_guest_args(const struct fsp_cli *cli,
 void fsp_usage(FILE *out);
 /* Print "fsprobe: MSG" and "Try 'fsprobe --help'" on stderr; returns 2. */
 int fsp_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void fsp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Root check + private mount namespace; 0 or the exit code. */
 int fsp_enter_privileged(const char *cmd, const char *needs);
 

@@ -291,26 +291,12 @@ const struct fsp_command fsp_commands[] = {
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 
-void fsp_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fsp_progress_clear();
-	fputs("fsprobe: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 int fsp_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fsp_progress_clear();
-	fputs("fsprobe: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	fsp_vwarn(fmt, ap);
 	va_end(ap);
 	fputs("\nTry 'fsprobe --help' for more information.\n", stderr);
 	return FSP_EXIT_USAGE;

@@ -72,3 +72,20 @@ void fsp_progress_clear(void)
 	if (this_mode == FSP_PROGRESS_STATUS)
 		fsp_write_all(STDERR_FILENO, ERASE, strlen(ERASE));
 }
+
+void fsp_vwarn(const char *fmt, va_list ap)
+{
+	fsp_progress_clear();
+	fputs("fsprobe: ", stderr);
+	vfprintf(stderr, fmt, ap);
+}
+
+void fsp_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fsp_vwarn(fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

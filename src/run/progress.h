@@ -9,6 +9,8 @@
 #ifndef FSP_PROGRESS_H
 #define FSP_PROGRESS_H
 
+#include <stdarg.h>
+
 enum fsp_progress_mode {
 	FSP_PROGRESS_OFF,
 	FSP_PROGRESS_LINES,	/* "fsprobe: ...\n" */
@@ -25,5 +27,11 @@ void fsp_progress(enum fsp_progress_mode mode, const char *fmt, ...)
 
 /* Erase the status line, if any: before a warning and at the end. */
 void fsp_progress_clear(void);
+
+/* "fsprobe: MESSAGE" on stderr, on a line of its own (no newline: the
+ * caller ends it); the one way the program's messages start. */
+void fsp_vwarn(const char *fmt, va_list ap);
+/* fsp_vwarn and a newline. */
+void fsp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

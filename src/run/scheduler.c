@@ -7,7 +7,6 @@
  * the document, unwind); worker() is the child's whole life.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -93,20 +92,6 @@ struct run {
 	pid_t self;
 	long long t0;
 };
-
-static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fsp_progress_clear();
-	fputs("fsprobe: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 /*
  * Put pid into a free slot (old == 0) or clear the slot holding old;
@@ -205,7 +190,7 @@ static struct fsp_res_profile *collect(const struct fsp_profile *prof,
 		if (res && !fsp_res_profile_load(path, res, why, sizeof(why)))
 			return res;
 		if (res)
-			warn("%s", why);
+			fsp_warn("%s", why);
 		free(res);
 	}
 	if (WIFSIGNALED(status))
@@ -401,8 +386,9 @@ static int run_start(struct run *r)
 
 	/* A crashed predecessor's leftovers go first (never a live run's). */
 	if (!fsp_journal_cleanup_stale(r->so->base, &st) && st.runs)
-		warn("removed what %d killed run(s) left: %d loop, %d knob, "
-		     "%d file(s)", st.runs, st.loops, st.knobs, st.files);
+		fsp_warn("removed what %d killed run(s) left: %d loop, "
+			 "%d knob, %d file(s)", st.runs, st.loops, st.knobs,
+			 st.files);
 	/*
 	 * From before the run directory exists: a signal in the window up
 	 * to the first fork would otherwise kill us with the directory
@@ -413,9 +399,9 @@ static int run_start(struct run *r)
 	ret = fsp_journal_create(&r->j, r->so->base);
 	if (ret) {
 		fsp_set_signals(SIG_DFL);
-		warn("cannot create run state under %s: %s", r->so->base,
-		     ret == -EPERM ? "not a root-owned 0700 directory" :
-		     strerror(-ret));
+		fsp_warn("cannot create run state under %s: %s",
+			 r->so->base, ret == -EPERM ?
+			 "not a root-owned 0700 directory" : strerror(-ret));
 		return FSP_EXIT_USAGE;
 	}
 	r->results = calloc(r->nr, sizeof(*r->results));
@@ -428,7 +414,7 @@ static int run_start(struct run *r)
 	r->cpus = slot_cpus(r->jobs);
 	if (!r->results || !r->status || !r->pids || !r->finished ||
 	    !r->slots || !r->order || !r->cpus) {
-		warn("out of memory");
+		fsp_warn("out of memory");
 		fsp_journal_finish(&r->j, NULL);
 		fsp_set_signals(SIG_DFL);
 		run_free(r);
