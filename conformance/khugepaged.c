@@ -23,7 +23,7 @@
 
 #define FILE_NAME "khugepaged.text"
 #define SEED 0x23
-#define KH_DIR FSP_THP_DIR "/khugepaged"
+#define KH_DIR FSP_KNOB_KHUGEPAGED
 #define WAIT_MS 2000
 #define POLL_NS (20 * 1000 * 1000L)
 

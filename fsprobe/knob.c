@@ -338,6 +338,9 @@ int fsp_knob_set(struct fsp_knobs *ks, struct fsp_journal *j,
 		ks->nr--;
 		global_unhold(k);
 	}
+	/* What was written, for the run's report (fsp_journal_knobs). */
+	if (!ret && j)
+		fsp_journal_add(j, "knob-set", path, value);
 	return ret;
 }
 

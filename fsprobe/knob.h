@@ -19,6 +19,8 @@ struct fsp_journal;
 /* The workqueues' default affinity scope (Linux 6.6), see cpu.h. */
 #define FSP_KNOB_WQ_SCOPE \
 	"/sys/module/workqueue/parameters/default_affinity_scope"
+/* khugepaged's scan knobs, which the khugepaged probe speeds up. */
+#define FSP_KNOB_KHUGEPAGED "/sys/kernel/mm/transparent_hugepage/khugepaged"
 
 /*
  * System-wide knobs (all but a loop device's) are shared by every run on

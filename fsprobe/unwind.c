@@ -242,6 +242,72 @@ static int unwind_file(const char *rundir, const char *path,
 	return 0;
 }
 
+/* Fill c from e[from..nr) for c->path: the last value set, restored. */
+static void knob_history(const struct entry *e, int from, int nr,
+			 struct fsp_knob_change *c)
+{
+	int i, changes = 0, restores = 0;
+
+	c->during = "";
+	for (i = from; i < nr; i++) {
+		if (strcmp(e[i].a, c->path))
+			continue;
+		if (!strcmp(e[i].kind, "knob"))
+			changes++;
+		else if (!strcmp(e[i].kind, "knob-set"))
+			c->during = e[i].b;
+		else if (!strcmp(e[i].kind, "knob-restored"))
+			restores++;
+	}
+	c->restored = restores >= changes;
+}
+
+/* Is e[i] a "knob" line for a path no earlier "knob" line had? */
+static int first_change(const struct entry *e, int i)
+{
+	int k;
+
+	if (strcmp(e[i].kind, "knob") || !fsp_knob_is_global(e[i].a))
+		return 0;
+	for (k = 0; k < i; k++)
+		if (!strcmp(e[k].kind, "knob") && !strcmp(e[k].a, e[i].a))
+			return 0;
+	return 1;
+}
+
+int fsp_journal_knobs(const struct fsp_journal *j,
+		      void (*each)(void *arg, const struct fsp_knob_change *c),
+		      void *arg)
+{
+	struct fsp_knob_change c;
+	char path[PATH_MAX], *text;
+	struct entry *e;
+	int ret, i, nr;
+
+	ret = fsp_journal_path(j, path, sizeof(path), FSP_JOURNAL_NAME);
+	if (!ret)
+		ret = fsp_slurp(path, &text, NULL);
+	if (ret)
+		return ret;
+	e = calloc(4096, sizeof(*e));
+	if (!e) {
+		free(text);
+		return -ENOMEM;
+	}
+	nr = parse_journal(text, e, 4096);
+	for (i = 0; i < nr; i++) {
+		if (!first_change(e, i))
+			continue;
+		c.path = e[i].a;
+		c.was = e[i].b;
+		knob_history(e, i, nr, &c);
+		each(arg, &c);
+	}
+	free(e);
+	free(text);
+	return 0;
+}
+
 int fsp_journal_finish(struct fsp_journal *j, struct fsp_unwind_stats *st)
 {
 	struct fsp_unwind_stats dummy;

@@ -26,4 +26,20 @@ int fsp_journal_finish(struct fsp_journal *j, struct fsp_unwind_stats *st);
 /* Unwind every stale (unlocked) run under base. */
 int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st);
 
+/* A system-wide knob as a run's journal tells it (fsp_journal_knobs). */
+struct fsp_knob_change {
+	const char *path;
+	const char *was;	/* the value before the run's first change */
+	const char *during;	/* the last value it wrote; "" if unknown */
+	int restored;		/* every change of it was restored */
+};
+/*
+ * Each system-wide knob the run j (workers included) changed, once per
+ * path, in the order first changed: each(arg, change). Read before
+ * fsp_journal_finish; 0 or -errno.
+ */
+int fsp_journal_knobs(const struct fsp_journal *j,
+		      void (*each)(void *arg, const struct fsp_knob_change *c),
+		      void *arg);
+
 #endif

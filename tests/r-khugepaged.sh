@@ -21,6 +21,9 @@ k0=$(knobs)
 rc=$?; [ $rc -eq 0 ]; ok $? "run exits 0 (got $rc: $(head -c 300 "$TMPD/err"))"
 k1=$(knobs)
 [ "$k0" = "$k1" ]; ok $? "scan_sleep, alloc_sleep, pages_to_scan restored ($k0-> $k1)"
+set -- $k0
+json_assert "$J" "[(k['path'], k['was'], k['during'], k['restored']) for k in d['resources']['knobs']] == [('$K/scan_sleep_millisecs', '$1', '10', True), ('$K/alloc_sleep_millisecs', '$2', '10', True), ('$K/pages_to_scan', '$3', '4096', True)]" \
+	"resources.knobs: the three khugepaged knobs, their values, restored"
 
 for fs in xfs-default tmpfs-huge-advise; do
 	json_assert "$J" "probe('$fs', 'khugepaged')['result'] == 'pass' and ev('$fs', 'khugepaged')['khugepaged_running'] is True" \

@@ -100,11 +100,16 @@ python3 - "$T/env.json" "$WQ" <<'EOF2'
 import json, os, sys
 k = json.load(open(sys.argv[1]))["knobs"]
 wq = sys.argv[2]
-now = open(wq).read().strip() if os.path.exists(wq) else None
-assert list(k) == [wq] and k[wq]["value"] == now, k
-assert k[wq]["pending"] in ((True, False) if os.geteuid() == 0 else (None,)), k
+kh = "/sys/kernel/mm/transparent_hugepage/khugepaged/"
+want = [wq] + [kh + n for n in ("scan_sleep_millisecs",
+	"alloc_sleep_millisecs", "pages_to_scan")]
+assert list(k) == want, k
+for p in want:
+	now = open(p).read().strip() if os.path.exists(p) else None
+	assert k[p]["value"] == now, (p, k)
+	assert k[p]["pending"] in ((True, False) if os.geteuid() == 0 else (None,)), k
 EOF2
-ok $? "env -f json: the workqueue scope's value now, and whether a killed run's change is pending"
+ok $? "env -f json: the workqueue scope and khugepaged's three knobs, their values now, and whether a killed run's change is pending"
 grep -q "^  $WQ " "$T/env"
 ok $? "env: the table shows the workqueue scope"
 

@@ -72,14 +72,20 @@ static struct json_object *dir_obj(const char *path, const char *from)
 }
 
 /*
- * The system-wide knobs a run may change (--tune-workqueue): each one's
+ * The system-wide knobs a run may change (the workqueue scope with
+ * --tune-workqueue, khugepaged's with the khugepaged probe): each one's
  * value now (null: not in this kernel), and "pending": whether a killed
  * run's record of its original waits in FSP_KNOB_DIR for `fsprobe
  * cleanup` (null: unknown, it needs root; a live run's is not pending).
  */
 static struct json_object *knobs_obj(void)
 {
-	static const char *const paths[] = { FSP_KNOB_WQ_SCOPE };
+	static const char *const paths[] = {
+		FSP_KNOB_WQ_SCOPE,
+		FSP_KNOB_KHUGEPAGED "/scan_sleep_millisecs",
+		FSP_KNOB_KHUGEPAGED "/alloc_sleep_millisecs",
+		FSP_KNOB_KHUGEPAGED "/pages_to_scan",
+	};
 	struct json_object *o = json_object_new_object(), *k;
 	char buf[128];
 	size_t i;

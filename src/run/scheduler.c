@@ -214,33 +214,48 @@ static void progress(const struct fsp_run_opts *o, int done, int nr,
 		     res && res->name ? res->name : "(null)", v ? v : "(null)");
 }
 
-/* resources.knobs: the system-wide knobs the run set, as restored. */
-static void add_knobs(struct fsp_res_doc *doc, const struct fsp_knob *k,
-		      int nr)
+/* One resources.knobs item (fsp_journal_knobs' callback). */
+static void add_knob(void *arg, const struct fsp_knob_change *c)
 {
-	struct fsp_res_knob *out = calloc(nr + 1, sizeof(*out));
-	int i;
+	struct fsp_res_doc *doc = arg;
+	struct fsp_res_knob *k, *more;
 
-	doc->resources.knobs = out;
-	for (i = 0; out && i < nr; i++) {
-		if (!fsp_knob_is_global(k[i].path))
-			continue;
-		out->path = strdup(k[i].path);
-		out->was = strdup(k[i].saved);
-		out->during = strdup(k[i].value);
-		out->restored = k[i].restored;
-		out++;
+	more = realloc(doc->resources.knobs,
+		       (doc->resources.nr_knobs + 1) * sizeof(*more));
+	if (!more)
+		return;
+	doc->resources.knobs = more;
+	k = &more[doc->resources.nr_knobs];
+	k->path = strdup(c->path);
+	k->was = strdup(c->was);
+	k->during = strdup(c->during);
+	k->restored = c->restored;
+	if (k->path && k->was && k->during) {
 		doc->resources.nr_knobs++;
+		return;
 	}
+	free(k->path);
+	free(k->was);
+	free(k->during);
+}
+
+/*
+ * resources.knobs: every system-wide knob the run changed, the parent's
+ * (the workqueue scope) and its workers' (a probe's), from the journal,
+ * where each change and its restore are written (knob.c).
+ */
+static void add_knobs(struct run *r, struct fsp_res_doc *doc)
+{
+	doc->resources.knobs = calloc(1, sizeof(*doc->resources.knobs));
+	fsp_journal_knobs(&r->j, add_knob, doc);
 }
 
 /*
  * fsprobe's own cost, for bench/run: wall time, and the peak RSS of the
  * parent and of the largest worker (whose test mappings it includes);
- * and the system-wide knobs it changed (nr_set: how many it set).
+ * and the system-wide knobs it changed.
  */
-static void add_resources(struct run *r, struct fsp_res_doc *doc,
-			  int nr_set)
+static void add_resources(struct run *r, struct fsp_res_doc *doc)
 {
 	struct rusage self, kids;
 	int i;
@@ -261,7 +276,7 @@ static void add_resources(struct run *r, struct fsp_res_doc *doc,
 		doc->resources.wq_was = strdup(r->wq_was);
 		doc->resources.wq_during = strdup("cpu");
 	}
-	add_knobs(doc, r->knobs.k, nr_set);
+	add_knobs(r, doc);
 }
 
 static int default_jobs(void)
@@ -506,7 +521,7 @@ static int reap_one(struct run *r)
 static struct fsp_res_doc *run_finish(struct run *r)
 {
 	struct fsp_res_doc *doc;
-	int i, nr_set = r->knobs.nr;
+	int i;
 
 	fsp_progress_clear();
 	fsp_knob_restore_all(&r->knobs);
@@ -521,7 +536,7 @@ static struct fsp_res_doc *run_finish(struct run *r)
 		free(r->results[i]);
 	}
 	if (doc)
-		add_resources(r, doc, nr_set);
+		add_resources(r, doc);
 	fsp_slots_finish(r->slots, r->jobs);
 	if (r->o->keep)
 		fprintf(stderr, "fsprobe: kept run directory %s\n", r->j.dir);
