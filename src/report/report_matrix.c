@@ -145,7 +145,7 @@ static void grid(FILE *out, const struct fsp_res_matrix *m,
 {
 	char c[CELL_MAX], h[16];
 	int *w = calloc(m->nr + 1, sizeof(*w));
-	int k, i, w0;
+	int k, i, w0, last;
 
 	if (!w)
 		return;
@@ -157,9 +157,12 @@ static void grid(FILE *out, const struct fsp_res_matrix *m,
 	}
 	fputc('\n', out);
 	for (i = 0; i < nr; i++) {
+		for (last = m->nr - 1; last > 0; last--)
+			if (find(m->kernels[last], names[i]))
+				break;
 		fputs(names[i], out);
 		fprintf(out, "%*s", w0 - (int)strlen(names[i]), "");
-		for (k = 0; k < m->nr; k++) {
+		for (k = 0; k <= last; k++) {
 			const struct fsp_res_profile *p =
 				find(m->kernels[k], names[i]);
 
@@ -169,10 +172,9 @@ static void grid(FILE *out, const struct fsp_res_matrix *m,
 				fprintf(out, "\033[%sm%-*s\033[0m",
 					p->verdict == FSP_V_ERROR ? "1;31" :
 					fsp_verdict_measured(p->verdict) ?
-					"1" : "2", w[k], c);
+					"1" : "2", k < last ? w[k] : 0, c);
 			else
-				fprintf(out, "%-*s", k + 1 < m->nr ? w[k] : 0,
-					c);
+				fprintf(out, "%-*s", k < last ? w[k] : 0, c);
 		}
 		fputc('\n', out);
 	}
