@@ -36,8 +36,13 @@ expect2 "matrix, unknown profile" "unknown profile 'nope'" \
 	matrix -k "$srcdir/README.md" -p nope
 if [ "$(id -u)" -ne 0 ]; then
 	expect2 "-k host without root" "needs root" matrix -k host
+elif command -v setpriv > /dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$F" matrix -k host \
+		> /dev/null 2> "$T/err"
+	rc=$?; [ $rc -eq 2 ] && grep -q "needs root" "$T/err"
+	ok $? "-k host as nobody: exit 2 before anything runs (got $rc)"
 else
-	skip "-k host without root: running as root"
+	skip "-k host without root: running as root, no setpriv"
 fi
 
 command -v busybox > /dev/null || [ -x /bin/busybox ] ||
