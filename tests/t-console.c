@@ -135,7 +135,8 @@ static void mark(const char *ex)
 	o = fsp_res_doc_json(doc);
 	tap_ok(!fsp_res_doc_decode(o, "marked", &back, err, sizeof(err)) &&
 	       back->profiles[0].verdict == FSP_V_ERROR &&
-	       !strcmp(back->profiles[0].kernel_log, doc->profiles[0].kernel_log),
+	       !strcmp(back->profiles[0].kernel_log,
+		       doc->profiles[0].kernel_log),
 	       "the marked document round-trips");
 	json_object_put(o);
 	fsp_res_doc_free(back);

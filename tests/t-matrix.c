@@ -84,8 +84,8 @@ static void table(const struct fsp_res_matrix *m)
 	k23 = strstr(out, "Changes K2 " ARROW " K3");
 	tap_ok(k23 && !strstr(k23, "ext4-default"), "K2 " ARROW " K3: "
 	       "ext4-default did not change, so it is not listed");
-	tap_ok(k23 && strstr(k23, "  xfs-default: pmd (unchanged)\n"
-			     "      truncate-split: fail " ARROW " pass (fixed)"),
+	tap_ok(k23 && strstr(k23, "  xfs-default: pmd (unchanged)\n      "
+			     "truncate-split: fail " ARROW " pass (fixed)"),
 	       "K2 " ARROW " K3: a profile whose probe changed is listed");
 	has(out, "PMD text lost:\n  btrfs-default: pmd-collapse-only on K1 "
 	    ARROW " base on K2\n");
@@ -187,7 +187,8 @@ int main(void)
 	broken("{\"fsprobe\": \"0.1.0\", \"kernels\": 3}",
 	       "x.json: key \"kernels\": not an array");
 	broken("{\"kernels\": []}", "key \"fsprobe\": missing");
-	broken("{\"fsprobe\": \"0.1.0\", \"kernels\": [{\"fsprobe\": \"0.1.0\"}]}",
+	broken("{\"fsprobe\": \"0.1.0\", \"kernels\": "
+	       "[{\"fsprobe\": \"0.1.0\"}]}",
 	       "x.json: kernels[0]");
 	fsp_res_matrix_free(a);
 	fsp_res_matrix_free(b);

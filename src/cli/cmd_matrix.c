@@ -75,7 +75,8 @@ static int check_matrix(struct fsp_cli *cli)
 		guests += !is_host(s);
 		if (!is_host(s) && fsp_vm_spec_kind(s) == FSP_VM_SPEC_DEBIAN &&
 		    !fsp_vm_debian_version_valid(s + strlen(FSP_VM_DEBIAN)))
-			return fsp_usage_error("-k %s: not a kernel version", s);
+			return fsp_usage_error("-k %s: not a kernel version",
+					       s);
 		if (!is_host(s) && fsp_vm_spec_kind(s) != FSP_VM_SPEC_DEBIAN &&
 		    access(s, R_OK)) {
 			fsp_warn("-k %s: %s", s, strerror(errno));

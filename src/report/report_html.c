@@ -545,7 +545,8 @@ static void grid_cell(FILE *out, const struct fsp_res_doc *d, int k,
 		p->max_order_fault;
 	fsp_report_folio_size(d->page_size, order, sz, sizeof(sz));
 	fprintf(out, "<td class=\"%s\"><a href=\"#p%d\">",
-		verdict_class(p->verdict), (k + 1) * 1000 + (int)(p - d->profiles));
+		verdict_class(p->verdict),
+		(k + 1) * 1000 + (int)(p - d->profiles));
 	put(out, fsp_res_verdict_name(p), "?");
 	fputs("</a><br><small>", out);
 	put_routes(out, p);
