@@ -112,6 +112,7 @@ ok $? "oops: that kernel's profiles error with the excerpt; panic: a column of e
 rm "$T/docs/bzB.mode"
 "$F" matrix -k "$T/docs/bzA" -k "$T/docs/bzB" -p xfs-default > "$T/table" 2> "$T/err"
 rc=$?; [ $rc -eq 1 ] && grep -q "^  K1  6.12.57-rothp  (vm, tcg" "$T/table" &&
+	grep -q "^  K2  6.18.0         (vm, tcg" "$T/table" &&
 	grep -q "^xfs-default  *pmd fault,collapse 2M  *pmd fault 2M$" "$T/table" &&
 	grep -q "^Changes K1 → K2 (6.12.57-rothp → 6.18.0):$" "$T/table" &&
 	grep -q "^PMD text lost:$" "$T/table"

@@ -97,8 +97,11 @@ static int row_names(const struct fsp_res_matrix *m, const char ***names,
 
 static void legend(FILE *out, const struct fsp_res_matrix *m)
 {
-	int k;
+	int k, w = 0;
 
+	for (k = 0; k < m->nr; k++)
+		if ((int)strlen(or(m->kernels[k]->kernel, "?")) > w)
+			w = strlen(or(m->kernels[k]->kernel, "?"));
 	fprintf(out, "fsprobe matrix: %d kernel%s (fsprobe ", m->nr,
 		m->nr == 1 ? "" : "s");
 	fsp_report_put_line(out, or(m->fsprobe, "?"), 0);
@@ -108,6 +111,9 @@ static void legend(FILE *out, const struct fsp_res_matrix *m)
 
 		fprintf(out, "  K%-2d ", k + 1);
 		fsp_report_put_line(out, or(d->kernel, "?"), 0);
+		if (d->vm || d->has_resources)
+			fprintf(out, "%*s", w - (int)strlen(or(d->kernel, "?")),
+				"");
 		if (d->vm)
 			fprintf(out, "  (vm, %s, qemu %.1f s)",
 				or(d->vm->accel, "?"), d->vm->qemu_ms / 1000.0);
@@ -153,7 +159,7 @@ static void grid(FILE *out, const struct fsp_res_matrix *m,
 	fprintf(out, "\n%-*s", w0, "profile");
 	for (k = 0; k < m->nr; k++) {
 		snprintf(h, sizeof(h), "K%d", k + 1);
-		fprintf(out, "  %-*s", w[k], h);
+		fprintf(out, "  %-*s", k + 1 < m->nr ? w[k] : 0, h);
 	}
 	fputc('\n', out);
 	for (i = 0; i < nr; i++) {
