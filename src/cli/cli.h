@@ -118,8 +118,9 @@ int fsp_cmd_vm(struct fsp_cli *cli);
 int fsp_cmd_matrix(struct fsp_cli *cli);
 
 /*
- * `run`'s document, not rendered (cmd_run.c): 0 and *doc, or the exit
- * code and *doc NULL. Needs root, as `run` does.
+ * `run`'s document, not rendered (cmd_run.c): 0 and *doc (NULL if the
+ * engine made none; fsp_sched_signal() says if a signal stopped it), or
+ * the exit code. Needs root, as `run` does.
  */
 int fsp_run_doc(struct fsp_cli *cli, struct fsp_res_doc **doc);
 

@@ -157,6 +157,10 @@ static int one_kernel(const struct fsp_cli *cli, const char *spec,
 	c.kernel = spec;
 	if (is_host(spec)) {
 		ret = fsp_run_doc(&c, &doc);
+		if (!ret && fsp_sched_signal())
+			ret = 128 + fsp_sched_signal();
+		else if (!ret && !doc)
+			ret = FSP_EXIT_USAGE;
 		if (ret)
 			snprintf(out->why, sizeof(out->why), "the host run "
 				 "exited %d", ret);

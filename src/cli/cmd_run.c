@@ -44,8 +44,6 @@ int fsp_run_doc(struct fsp_cli *cli, struct fsp_res_doc **doc)
 
 	ret = fsp_sched_run(profs, nr, &o, &so, doc);
 	fsp_profile_free_all(profs, nr);
-	if (!ret && !*doc)
-		ret = FSP_EXIT_USAGE;
 	return ret;
 }
 
@@ -56,12 +54,12 @@ int fsp_cmd_run(struct fsp_cli *cli)
 
 	ret = fsp_run_doc(cli, &doc);
 	if (!ret) {
-		ret = fsp_render(cli, doc);
+		ret = doc ? fsp_render(cli, doc) : FSP_EXIT_USAGE;
 		if (!ret)
 			ret = fsp_doc_exit_status(doc);
+		if (fsp_sched_signal())
+			ret = 128 + fsp_sched_signal();
 	}
-	if (doc && fsp_sched_signal())
-		ret = 128 + fsp_sched_signal();
 	fsp_res_doc_free(doc);
 	return ret;
 }
