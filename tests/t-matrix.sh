@@ -127,5 +127,13 @@ rc=$?; [ $rc -eq 2 ] && grep -q "not one of each" "$T/err"
 ok $? "compare of a matrix and a run: exit 2 (rc $rc)"
 "$F" matrix -k "$T/docs/bzA" -p xfs-default -f html -o "$T/m.html" 2> /dev/null
 grep -q '<table id="matrix">' "$T/m.html"; ok $? "-f html: the grid"
+"$F" matrix -k "$T/docs/bzA" -k "$T/docs/bzB" -p xfs-default -f kcidb \
+	2> /dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert len(d["checkouts"]) == 2 and len(d["builds"]) == 2, d.keys()
+assert {c["id"] for c in d["checkouts"]} == {"fsprobe:6.12.57-rothp",
+                                             "fsprobe:6.18.0"}, d["checkouts"]'
+ok $? "-f kcidb: a checkout and a build per kernel"
 [ -z "$(ls "$T/tmp")" ]; ok $? "no temporary directory left ($(ls "$T/tmp"))"
 done_testing
