@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * t-matrix.c - the matrix document on recorded runs, no root: tests/data/
+ * t-matrix-doc.c - the matrix document on recorded runs, no root: tests/data/
  * matrix-a.json holds the run documents run-6.12-rothp.json,
  * run-6.18.json and run-6.18-default.json as `fsprobe matrix` would
  * write them; matrix-b.json the last two, with 6.18.0's ext4 down from
