@@ -7,7 +7,11 @@ given (the gzip'd cached archive, zero padding, the raw per-boot cpio),
 lists it into $FAKE_QEMU_LOG/entries (boot/config-* and lib/modules/*
 into $FAKE_QEMU_LOG/files/), records its argv, and then acts as
 $FAKE_QEMU_MODE says: ok (answer with $FAKE_QEMU_DOC between this boot's
-markers on the second serial port), hang, panic, rc2 (markers, no JSON).
+markers on the second serial port), oops (the same after an oops on the
+console), hang, panic, rc2 (markers, no JSON). For t-matrix.sh, where
+guests of several kernels run at once, $FAKE_QEMU_DOC may be a directory:
+the document is DIR/KERNEL.json, the mode DIR/KERNEL.mode if it is there,
+KERNEL the -kernel file's name.
 """
 import os
 import sys
@@ -37,6 +41,12 @@ def main():
     args = sys.argv[1:]
     log = os.environ["FAKE_QEMU_LOG"]
     mode = os.environ.get("FAKE_QEMU_MODE", "ok")
+    doc_path = os.environ.get("FAKE_QEMU_DOC", "")
+    if os.path.isdir(doc_path):
+        name = os.path.basename(args[args.index("-kernel") + 1])
+        if os.path.exists(os.path.join(doc_path, name + ".mode")):
+            mode = open(os.path.join(doc_path, name + ".mode")).read().strip()
+        doc_path = os.path.join(doc_path, name + ".json")
     with open(os.path.join(log, "argv"), "w") as f:
         f.write("\n".join(args) + "\n")
     initrd = open(args[args.index("-initrd") + 1], "rb").read()
@@ -71,10 +81,16 @@ def main():
             f.write("%s-BEGIN %s\r\n\r\n%s-END %s rc=2\r\n"
                     % (mark, nonce, mark, nonce))
     else:
+        if mode == "oops":
+            print("[   41.207713] BUG: kernel NULL pointer dereference, "
+                  "address: 0000000000000008\r", flush=True)
+            print("[   41.208350] Oops: 0000 [#1] PREEMPT SMP NOPTI\r",
+                  flush=True)
+            print("[   41.215310] Call Trace:\r", flush=True)
         # The guest's progress lines (TERM=dumb in its init).
         print("fsprobe: [1/1] xfs-default: fault-pmd", flush=True)
         print("fsprobe: 1 of 1 done: xfs-default: pmd", flush=True)
-        doc = open(os.environ["FAKE_QEMU_DOC"]).read()
+        doc = open(doc_path).read()
         # A stale result of another boot first: it must be ignored.
         with open(path, "w") as f:
             f.write("%s-BEGIN 0000\n{}\n%s-END 0000 rc=0\n" % (mark, mark))

@@ -88,7 +88,7 @@ same "$T/routes" "$T/man-routes" "ROUTES lists verdict.c's routes"
 
 # The commands, exit statuses and files the page must have.
 tags COMMANDS | sed 's/ .*//' > "$T/man-cmds"
-printf '%s\n' env list run check compare cleanup vm > "$T/cmds"
+printf '%s\n' env list run check compare cleanup vm matrix > "$T/cmds"
 same "$T/cmds" "$T/man-cmds" "COMMANDS lists every command"
 tags 'EXIT STATUS' > "$T/man-exit"
 printf '%s\n' 0 1 2 128+N > "$T/exit"

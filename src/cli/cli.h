@@ -20,8 +20,8 @@
 enum fsp_cmd_id {
 	CMD_ENV = 1 << 0, CMD_LIST = 1 << 1, CMD_RUN = 1 << 2,
 	CMD_CHECK = 1 << 3, CMD_COMPARE = 1 << 4, CMD_CLEANUP = 1 << 5,
-	CMD_VM = 1 << 6,
-	CMD_ALL = 0x7f,
+	CMD_VM = 1 << 6, CMD_MATRIX = 1 << 7,
+	CMD_ALL = 0xff,
 };
 
 enum fsp_format {
@@ -47,6 +47,8 @@ struct fsp_cli {
 	int keep;
 	int verbose;
 	const char *kernel;	/* vm: guest kernel SPEC (vm_kernel.c) */
+	const char *kernels[16];	/* -k as given (matrix: several) */
+	int nr_kernels;
 	const char *modules;	/* vm: unpacked /lib/modules/KVER tree */
 	const char *debs[8];	/* vm: linux-image (or -binary...) .debs */
 	int nr_debs;
@@ -103,6 +105,8 @@ int fsp_output_open(struct fsp_cli *cli);
 void fsp_output_close(struct fsp_cli *cli);
 /* The document as -f and -o ask (render.c); 0 or the exit code. */
 int fsp_render(struct fsp_cli *cli, const struct fsp_res_doc *doc);
+/* A matrix as -f (table, json, html, kcidb) and -o ask. */
+int fsp_render_matrix(struct fsp_cli *cli, const struct fsp_res_matrix *m);
 
 int fsp_cmd_env(struct fsp_cli *cli);
 int fsp_cmd_list(struct fsp_cli *cli);
@@ -111,5 +115,28 @@ int fsp_cmd_check(struct fsp_cli *cli);
 int fsp_cmd_compare(struct fsp_cli *cli);
 int fsp_cmd_cleanup(struct fsp_cli *cli);
 int fsp_cmd_vm(struct fsp_cli *cli);
+int fsp_cmd_matrix(struct fsp_cli *cli);
 
+/*
+ * `run`'s document, not rendered (cmd_run.c): 0 and *doc (NULL if the
+ * engine made none; fsp_sched_signal() says if a signal stopped it), or
+ * the exit code. Needs root, as `run` does.
+ */
+int fsp_run_doc(struct fsp_cli *cli, struct fsp_res_doc **doc);
+
+/* What one guest brought back (cmd_vm.c). */
+struct fsp_vm_out {
+	struct fsp_res_doc *doc;	/* NULL: no document came back */
+	char release[256];	/* the guest kernel's, once known */
+	char why[512];		/* why there is no document */
+	char log[4096];		/* the console's splats, else its tail */
+};
+
+/*
+ * `vm`'s document for cli->kernel (and --modules, --deb), not rendered:
+ * 0 and out->doc, or the exit code with out->why (already on stderr)
+ * and, if the guest ran, its console in out->log. A splat on the
+ * console makes every profile of the document `error`.
+ */
+int fsp_vm_doc(struct fsp_cli *cli, struct fsp_vm_out *out);
 #endif

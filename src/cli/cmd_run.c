@@ -14,16 +14,16 @@
 #include "journal.h"
 #include "scheduler.h"
 
-int fsp_cmd_run(struct fsp_cli *cli)
+int fsp_run_doc(struct fsp_cli *cli, struct fsp_res_doc **doc)
 {
 	struct fsp_profile *profs = NULL;
 	struct fsp_sched_opts so = { .jobs = cli->jobs,
 				     .tune_wq = cli->tune_wq };
-	struct fsp_res_doc *doc;
 	struct fsp_run_opts o;
 	const char *base = getenv("FSPROBE_STATE_DIR");
 	int nr = 0, ret;
 
+	*doc = NULL;
 	ret = fsp_enter_privileged("run", "loop devices, mounts");
 	if (ret)
 		return ret;
@@ -42,7 +42,17 @@ int fsp_cmd_run(struct fsp_cli *cli)
 	o.payload_dir = fsp_payload_dir();
 	so.base = base && *base ? base : FSP_STATE_BASE;
 
-	ret = fsp_sched_run(profs, nr, &o, &so, &doc);
+	ret = fsp_sched_run(profs, nr, &o, &so, doc);
+	fsp_profile_free_all(profs, nr);
+	return ret;
+}
+
+int fsp_cmd_run(struct fsp_cli *cli)
+{
+	struct fsp_res_doc *doc = NULL;
+	int ret;
+
+	ret = fsp_run_doc(cli, &doc);
 	if (!ret) {
 		ret = doc ? fsp_render(cli, doc) : FSP_EXIT_USAGE;
 		if (!ret)
@@ -51,6 +61,5 @@ int fsp_cmd_run(struct fsp_cli *cli)
 			ret = 128 + fsp_sched_signal();
 	}
 	fsp_res_doc_free(doc);
-	fsp_profile_free_all(profs, nr);
 	return ret;
 }

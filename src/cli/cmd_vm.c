@@ -308,25 +308,46 @@ static int make_initrd(struct fsp_cli *cli, struct fsp_vm_mods *m,
 	return ret ? FSP_EXIT_USAGE : 0;
 }
 
+/* The console's splats (vm_console.c) into out->log; their number. */
+static int console_splats(struct fsp_vm_boot *b, struct fsp_vm_out *out)
+{
+	int n = fsp_vm_console_splats(b->console.buf, b->console.len,
+				      out->log, sizeof(out->log));
+
+	if (n)
+		fsp_warn("the guest kernel's console shows %d splat line%s, "
+			 "from: %.*s", n, n == 1 ? "" : "s",
+			 (int)strcspn(out->log, "\n"), out->log);
+	return n;
+}
+
 /* The guest's document, or why there is none (and what qemu said). */
 static struct fsp_res_doc *result_doc(struct fsp_vm_boot *b,
 				      const char *cache, const char *nonce,
-				      int *rc)
+				      int *rc, struct fsp_vm_out *out)
 {
 	struct fsp_res_doc *doc;
-	char why[512];
+	char *why = out->why;
+	size_t len = sizeof(out->why);
 
 	doc = b->timed_out ? NULL :
-	      fsp_vm_extract(b->result, nonce, rc, why, sizeof(why));
+	      fsp_vm_extract(b->result, nonce, rc, why, len);
+	if (console_splats(b, out) && doc)
+		fsp_vm_console_mark(doc, out->log);
 	if (doc)
 		return doc;
 	if (b->timed_out)
-		fsp_warn("the guest did not finish within %d s "
+		snprintf(why, len, "the guest did not finish within %d s "
 			 "(--timeout); qemu stopped", b->timeout_s);
 	else
-		fsp_warn("%s (qemu exit %d after %.1f s)", why,
+		snprintf(out->why + strlen(why), len - strlen(why),
+			 " (qemu exit %d after %.1f s)",
 			 WIFEXITED(b->status) ? WEXITSTATUS(b->status) :
 			 128 + WTERMSIG(b->status), b->ms / 1000.0);
+	fsp_warn("%s", why);
+	if (!out->log[0])
+		fsp_strcpy(out->log, sizeof(out->log),
+			   fsp_vm_tail_last(&b->console, TAIL_LINES) ?: "");
 	tail_show("guest console", &b->console);
 	tail_show("qemu stderr", &b->err);
 	save_console(cache, &b->console);
@@ -342,10 +363,11 @@ static void guest_line(void *arg, const char *line)
 			     (const char *)arg, strchr(line, ' ') + 1);
 }
 
-/* Boot the guest, render its document; the exit code. */
-static int boot_and_render(struct fsp_cli *cli, struct fsp_vm_boot *b,
-			   const char *release, const char *cache,
-			   const char *base, const char *nonce)
+/* Boot the guest; its document into out, 0, or the exit code. */
+static int boot_doc(struct fsp_cli *cli, struct fsp_vm_boot *b,
+		    const char *release, const char *cache,
+		    const char *base, const char *nonce,
+		    struct fsp_vm_out *out)
 {
 	struct fsp_res_doc *doc;
 	int ret, rc = -1;
@@ -361,12 +383,14 @@ static int boot_and_render(struct fsp_cli *cli, struct fsp_vm_boot *b,
 	ret = fsp_vm_boot(b);
 	fsp_progress_clear();
 	if (ret) {
-		fsp_warn("cannot start qemu: %s", strerror(-ret));
+		snprintf(out->why, sizeof(out->why), "cannot start qemu: %s",
+			 strerror(-ret));
+		fsp_warn("%s", out->why);
 		return FSP_EXIT_USAGE;
 	}
 	if (got_signal)
 		return 128 + got_signal;
-	doc = result_doc(b, cache, nonce, &rc);
+	doc = result_doc(b, cache, nonce, &rc, out);
 	if (!doc)
 		return FSP_EXIT_USAGE;
 	if (chatty(cli))
@@ -375,15 +399,13 @@ static int boot_and_render(struct fsp_cli *cli, struct fsp_vm_boot *b,
 			doc->kernel ? doc->kernel : "?", b->ms / 1000.0,
 			rc);
 	fsp_vm_add_info(doc, b, base, rc);
-	ret = fsp_render(cli, doc);
-	if (!ret)
-		ret = fsp_doc_exit_status(doc);
-	fsp_res_doc_free(doc);
-	return ret;
+	out->doc = doc;
+	return 0;
 }
 
 static int run_vm(struct fsp_cli *cli, const struct kspec *k,
-		  struct fsp_vm_mods *m, const char *release, const char *tmp)
+		  struct fsp_vm_mods *m, const char *release, const char *tmp,
+		  struct fsp_vm_out *out)
 {
 	char cache[PATH_MAX], base[PATH_MAX], initrd[PATH_MAX];
 	char result[PATH_MAX], nonce[32];
@@ -417,8 +439,8 @@ static int run_vm(struct fsp_cli *cli, const struct kspec *k,
 		       DEFAULT_TIMEOUT_S;
 	b->echo_fd = cli->verbose ? 2 : -1;
 	b->stop = &got_signal;
-	ret = boot_and_render(cli, b, release[0] ? release :
-			      m->kver[0] ? m->kver : "?", cache, base, nonce);
+	ret = boot_doc(cli, b, release[0] ? release :
+		       m->kver[0] ? m->kver : "?", cache, base, nonce, out);
 	free(b);
 	return ret;
 }
@@ -455,13 +477,14 @@ static int prepare_mods(struct fsp_cli *cli, struct kspec *k,
 	return 0;
 }
 
-int fsp_cmd_vm(struct fsp_cli *cli)
+int fsp_vm_doc(struct fsp_cli *cli, struct fsp_vm_out *out)
 {
 	char release[256], tmp[PATH_MAX];
 	struct fsp_vm_mods m;
 	struct kspec *k;
 	int ret;
 
+	memset(out, 0, sizeof(*out));
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return FSP_EXIT_USAGE;
@@ -477,12 +500,13 @@ int fsp_cmd_vm(struct fsp_cli *cli)
 	fsp_set_signals(on_signal);
 	ret = prepare_mods(cli, k, &m, release, sizeof(release));
 	if (!ret) {
+		fsp_strcpy(out->release, sizeof(out->release), release);
 		ret = fsp_vm_mkdtemp("fsprobe-vm", tmp, sizeof(tmp));
 		if (ret) {
 			fsp_warn("temporary directory: %s", strerror(-ret));
 			ret = FSP_EXIT_USAGE;
 		} else {
-			ret = run_vm(cli, k, &m, release, tmp);
+			ret = run_vm(cli, k, &m, release, tmp, out);
 			fsp_rmtree(tmp);
 		}
 	}
@@ -492,5 +516,32 @@ int fsp_cmd_vm(struct fsp_cli *cli)
 	fsp_set_signals(SIG_DFL);
 	if (got_signal)
 		ret = 128 + got_signal;
+	if (ret) {
+		fsp_res_doc_free(out->doc);
+		out->doc = NULL;
+	}
+	return ret;
+}
+
+int fsp_cmd_vm(struct fsp_cli *cli)
+{
+	struct fsp_vm_out *out;
+	int ret;
+
+	if (cli->nr_kernels > 1)
+		return fsp_usage_error("vm takes one --kernel; `fsprobe matrix "
+				       "-k A -k B` runs several");
+	cli->kernel = cli->nr_kernels ? cli->kernels[0] : NULL;
+	out = calloc(1, sizeof(*out));
+	if (!out)
+		return FSP_EXIT_USAGE;
+	ret = fsp_vm_doc(cli, out);
+	if (!ret) {
+		ret = fsp_render(cli, out->doc);
+		if (!ret)
+			ret = fsp_doc_exit_status(out->doc);
+	}
+	fsp_res_doc_free(out->doc);
+	free(out);
 	return ret;
 }

@@ -24,9 +24,9 @@ int main(int argc, char **argv)
 	for (c = fsp_commands; c->name; c++)
 		if (c->id == cli.cmd)
 			break;
-	/* Output checked before any work: run, check and vm. */
+	/* Output checked before any work: run, check, vm and matrix. */
 	ret = 0;
-	if (cli.cmd & (CMD_RUN | CMD_CHECK | CMD_VM))
+	if (cli.cmd & (CMD_RUN | CMD_CHECK | CMD_VM | CMD_MATRIX))
 		ret = fsp_output_open(&cli);
 	if (!ret)
 		ret = c->fn(&cli);

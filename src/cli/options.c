@@ -61,7 +61,8 @@ struct fsp_option {
 	.max = FSP_ARRAY_SIZE(((struct fsp_cli *)0)->field)
 
 static const struct fsp_option options[] = {
-	{ "profile", 'p', "PROFILE", CMD_RUN | CMD_LIST | CMD_VM, OPT_GUEST,
+	{ "profile", 'p', "PROFILE", CMD_RUN | CMD_LIST | CMD_VM |
+	  CMD_MATRIX, OPT_GUEST,
 	  LIST(profiles, nr_profiles),
 	  .help = "profile name or path to a .conf file (repeatable; "
 	  "default: all)",
@@ -71,14 +72,15 @@ static const struct fsp_option options[] = {
 	  "profile of a section\n"
 	  "of an fstests local.config (FSTYP, MKFS_OPTIONS, the \\-o options of\n"
 	  "MOUNT_OPTIONS); the devices it names are never touched.\n" },
-	{ "probe", 'P', "PROBE", CMD_RUN | CMD_CHECK | CMD_VM, OPT_GUEST,
+	{ "probe", 'P', "PROBE", CMD_RUN | CMD_CHECK | CMD_VM |
+	  CMD_MATRIX, OPT_GUEST,
 	  LIST(probes, nr_probes),
 	  .help = "run only this probe (repeatable; default: all)",
 	  .man = "Run only this probe; repeatable.\n" },
-	{ "jobs", 'j', "N", CMD_RUN | CMD_VM, OPT_GUEST,
+	{ "jobs", 'j', "N", CMD_RUN | CMD_VM | CMD_MATRIX, OPT_GUEST,
 	  .type = OT_INT, F(jobs), .min = 1, .max = 256, .unit = "a number",
 	  .help = "profiles run in parallel (default: number of CPUs; N > 1: "
-	  "one CPU each)",
+	  "one CPU each; matrix: kernels at once)",
 	  .man = "Profiles run in parallel (default: the number of CPUs). "
 	  "With N > 1 and\n"
 	  "at least N CPUs to run on, worker slot \\fIi\\fR is bound to the\n"
@@ -88,8 +90,12 @@ static const struct fsp_option options[] = {
 	  "on the\n"
 	  "kworker's CPU, beside the other worker, while its own CPU idles\n"
 	  "(\\fBbench/run\\fR measured \\-j 2 about 5% faster bound). See\n"
-	  "\\fB\\-\\-tune\\-workqueue\\fR and \\fBFSPROBE_PIN_CPUS\\fR.\n" },
-	{ "tune-workqueue", OPT_TUNE_WQ, NULL, CMD_RUN | CMD_VM, OPT_GUEST,
+	  "\\fB\\-\\-tune\\-workqueue\\fR and \\fBFSPROBE_PIN_CPUS\\fR.\n"
+	  "\\fBmatrix\\fR: how many kernels run at once (default: one per "
+	  "CPU); each\n"
+	  "guest and the host run use their own default.\n" },
+	{ "tune-workqueue", OPT_TUNE_WQ, NULL, CMD_RUN | CMD_VM |
+	  CMD_MATRIX, OPT_GUEST,
 	  .type = OT_FLAG, F(tune_wq),
 	  .help = "change a system-wide setting for the run (restored): "
 	  "workqueue scope cpu",
@@ -110,7 +116,8 @@ static const struct fsp_option options[] = {
 	  "by \\fBcleanup\\fR after a SIGKILL; a scope that is \\fBcpu\\fR "
 	  "already is\n"
 	  "left alone. The JSON lists it in \\fBresources.knobs\\fR.\n" },
-	{ "format", 'f', "FMT", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM, 0,
+	{ "format", 'f', "FMT", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM |
+	  CMD_MATRIX, 0,
 	  .type = OT_FORMAT, F(format),
 	  .help = "output format: table, json, ktap, junit, html, kcidb or "
 	  "lava (default: table)",
@@ -122,23 +129,24 @@ static const struct fsp_option options[] = {
 	  "file for\n"
 	  "Linaro's send-to-lava.sh); see docs/kernelci.md.\n" },
 	{ "kcidb-origin", OPT_KCIDB_ORIGIN, "ORIGIN",
-	  CMD_RUN | CMD_CHECK | CMD_VM, 0, .type = OT_STR, F(kcidb_origin),
+	  CMD_RUN | CMD_CHECK | CMD_VM | CMD_MATRIX, 0, .type = OT_STR, F(kcidb_origin),
 	  .help = "-f kcidb: the submitting CI system (default: fsprobe)",
 	  .man = "\\fB\\-f kcidb\\fR: the origin of every object and the "
 	  "prefix of its id,\n"
 	  "[a\\-z0\\-9_]+ (default \\fBfsprobe\\fR).\n" },
 	{ "kcidb-checkout", OPT_KCIDB_CHECKOUT, "ID",
-	  CMD_RUN | CMD_CHECK | CMD_VM, 0, .type = OT_STR, F(kcidb_checkout),
+	  CMD_RUN | CMD_CHECK | CMD_VM | CMD_MATRIX, 0, .type = OT_STR, F(kcidb_checkout),
 	  .help = "-f kcidb: checkout id after ORIGIN: (default: the kernel "
 	  "release)",
 	  .man = "\\fB\\-f kcidb\\fR: the checkout id after "
 	  "\\fIORIGIN\\fR: (default: the kernel\n"
 	  "release), e.g. the id KernelCI gave the tested tree.\n" },
-	{ "output", 'o', "FILE", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM, 0,
+	{ "output", 'o', "FILE", CMD_RUN | CMD_CHECK | CMD_ENV | CMD_VM |
+	  CMD_MATRIX, 0,
 	  .type = OT_STR, F(output),
 	  .help = "write the report to FILE instead of stdout",
 	  .man = "Write the report to \\fIFILE\\fR.\n" },
-	{ "size", OPT_SIZE, "MiB", CMD_RUN | CMD_VM, OPT_GUEST,
+	{ "size", OPT_SIZE, "MiB", CMD_RUN | CMD_VM | CMD_MATRIX, OPT_GUEST,
 	  .type = OT_ULONG, F(size_mb), .min = 16, .max = 65536,
 	  .unit = "MiB",
 	  .help = "image size for every profile (sparse; default: the "
@@ -150,9 +158,13 @@ static const struct fsp_option options[] = {
 	  .man = "Keep the run directory (images, per-profile results) for "
 	  "inspection; the\n"
 	  "next run or \\fBcleanup\\fR removes it.\n" },
-	{ "kernel", 'k', "SPEC", CMD_VM, 0, .type = OT_STR, F(kernel),
-	  .help = "guest kernel: vmlinuz, unpacked tree, .deb, debian:VERSION",
-	  .man = "\\fBvm\\fR: the guest kernel. \\fISPEC\\fR is an x86 bzImage "
+	{ "kernel", 'k', "SPEC", CMD_VM | CMD_MATRIX, 0,
+	  LIST(kernels, nr_kernels),
+	  .help = "guest kernel: vmlinuz, unpacked tree, .deb, debian:VERSION"
+	  " (matrix: repeatable, and host)",
+	  .man = "\\fBvm\\fR, \\fBmatrix\\fR: the guest kernel (\\fBmatrix\\fR: "
+	  "repeatable, one column\n"
+	  "each, and \\fBhost\\fR for the running kernel). \\fISPEC\\fR is an x86 bzImage "
 	  "(with\n"
 	  "\\fB\\-\\-modules\\fR, or the one in \\fB\\-\\-deb\\fR); a directory "
 	  "holding an\n"
@@ -181,10 +193,10 @@ static const struct fsp_option options[] = {
 	  "kernel, modules and config are used (unpacked with dpkg-deb "
 	  "once, then\n"
 	  "cached).\n" },
-	{ "timeout", OPT_TIMEOUT, "SEC", CMD_VM, 0,
+	{ "timeout", OPT_TIMEOUT, "SEC", CMD_VM | CMD_MATRIX, 0,
 	  .type = OT_ULONG, F(timeout_s), .min = 1, .max = 86400,
 	  .unit = "seconds",
-	  .help = "stop the guest after SEC seconds (default: 1800)",
+	  .help = "stop a guest after SEC seconds (default: 1800)",
 	  .man = "\\fBvm\\fR: stop the guest after \\fISEC\\fR seconds "
 	  "(default 1800).\n" },
 	{ "verbose", 'v', NULL, CMD_ALL, OPT_GUEST, .type = OT_COUNT,
@@ -288,6 +300,9 @@ const struct fsp_command fsp_commands[] = {
 	{ "vm", CMD_VM, "", 0, 0,
 	  "run the matrix on another kernel under qemu (--kernel/--deb)",
 	  fsp_cmd_vm },
+	{ "matrix", CMD_MATRIX, "", 0, 0,
+	  "the same profiles on several kernels (-k SPEC|host ...), one grid",
+	  fsp_cmd_matrix },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };
 

@@ -58,19 +58,11 @@ void fsp_output_close(struct fsp_cli *cli)
 		unlink(cli->output);
 }
 
-int fsp_render(struct fsp_cli *cli, const struct fsp_res_doc *doc)
+/* The stream to render into: stdout, or -o's file emptied now. */
+static int begin(struct fsp_cli *cli, FILE **outp)
 {
-	struct fsp_render_opts o = { .verbose = cli->verbose };
-	struct fsp_kcidb_opts kopts = {
-		.origin = cli->kcidb_origin ? cli->kcidb_origin : "fsprobe",
-		.checkout = cli->kcidb_checkout,
-	};
 	FILE *out = stdout;
-	int ret;
-
-	if (cli->format == FMT_KCIDB && !fsp_kcidb_origin_valid(kopts.origin))
-		return fsp_usage_error("--kcidb-origin takes [a-z0-9_]+, not "
-				       "'%s'", kopts.origin);
+	int ret = 0;
 
 	if (cli->output) {
 		ret = fsp_output_open(cli);
@@ -87,8 +79,46 @@ int fsp_render(struct fsp_cli *cli, const struct fsp_res_doc *doc)
 			return FSP_EXIT_USAGE;
 		}
 	}
+	*outp = out;
+	return 0;
+}
+
+/* Flush and close what begin() gave; 0 or the exit code. */
+static int finish(FILE *out, int ret)
+{
+	if (fflush(out) || ferror(out))
+		ret = -EIO;
+	if (out != stdout && fclose(out))
+		ret = -EIO;
+	if (ret) {
+		fsp_warn("writing the report: %s", strerror(-ret));
+		return FSP_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static struct fsp_kcidb_opts kcidb_opts(const struct fsp_cli *cli)
+{
+	return (struct fsp_kcidb_opts){
+		.origin = cli->kcidb_origin ? cli->kcidb_origin : "fsprobe",
+		.checkout = cli->kcidb_checkout,
+	};
+}
+
+int fsp_render(struct fsp_cli *cli, const struct fsp_res_doc *doc)
+{
+	struct fsp_render_opts o = { .verbose = cli->verbose };
+	struct fsp_kcidb_opts kopts = kcidb_opts(cli);
+	FILE *out;
+	int ret;
+
+	if (cli->format == FMT_KCIDB && !fsp_kcidb_origin_valid(kopts.origin))
+		return fsp_usage_error("--kcidb-origin takes [a-z0-9_]+, not "
+				       "'%s'", kopts.origin);
+	ret = begin(cli, &out);
+	if (ret)
+		return ret;
 	o.colour = want_colour(cli, out);
-	ret = 0;
 	switch (cli->format) {
 	case FMT_TABLE:
 		ret = fsp_report_table(out, doc, &o);
@@ -112,13 +142,37 @@ int fsp_render(struct fsp_cli *cli, const struct fsp_res_doc *doc)
 		ret = fsp_report_lava(out, doc);
 		break;
 	}
-	if (fflush(out) || ferror(out))
-		ret = -EIO;
-	if (out != stdout && fclose(out))
-		ret = -EIO;
-	if (ret) {
-		fsp_warn("writing the report: %s", strerror(-ret));
-		return FSP_EXIT_USAGE;
+	return finish(out, ret);
+}
+
+int fsp_render_matrix(struct fsp_cli *cli, const struct fsp_res_matrix *m)
+{
+	struct fsp_render_opts o = { .verbose = cli->verbose };
+	struct fsp_kcidb_opts kopts = kcidb_opts(cli);
+	FILE *out;
+	int ret;
+
+	if (cli->format == FMT_KCIDB && !fsp_kcidb_origin_valid(kopts.origin))
+		return fsp_usage_error("--kcidb-origin takes [a-z0-9_]+, not "
+				       "'%s'", kopts.origin);
+	ret = begin(cli, &out);
+	if (ret)
+		return ret;
+	o.colour = want_colour(cli, out);
+	switch (cli->format) {
+	case FMT_JSON:
+		ret = fsp_report_matrix_json(out, m);
+		break;
+	case FMT_HTML:
+		ret = fsp_report_matrix_html(out, m);
+		break;
+	case FMT_KCIDB:
+		ret = fsp_report_kcidb(out, (const struct fsp_res_doc *const *)
+				       m->kernels, m->nr, &kopts);
+		break;
+	default:
+		ret = fsp_report_matrix_table(out, m, &o);
+		break;
 	}
-	return 0;
+	return finish(out, ret);
 }

@@ -460,41 +460,104 @@ static void summary(const struct cmp *c, int bad)
 		fputs("  result: no measured regression\n", out);
 }
 
-int fsp_compare(FILE *out, const struct fsp_res_doc *old_doc,
-		const struct fsp_res_doc *new_doc, int *worse)
+/*
+ * One profile's lines; brief: nothing if it did not change at all (its
+ * lines are written to memory first, to know).
+ */
+static int profile_lines(FILE *out, struct side_pair s, int brief)
 {
-	struct cmp c = { out, old_doc, new_doc, NULL, 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int ret;
+
+	if (!brief)
+		return profile_change(out, s);
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return -ENOMEM;
+	ret = profile_change(mem, s);
+	if (fclose(mem))
+		ret = -ENOMEM;
+	if (ret >= 0 && len && !(strchr(buf, '\n') == buf + len - 1 &&
+				 strstr(buf, " (unchanged)\n")))
+		fputs(buf, out);
+	free(buf);
+	return ret;
+}
+
+static int compare(struct cmp *c, int brief)
+{
+	const struct fsp_res_doc *a = c->a, *b = c->b;
+	FILE *out = c->out;
 	int i, bad = 0, ret;
 
-	*worse = 0;
-	if (!old_doc || !new_doc)
-		return -EINVAL;
-	ret = pair_up(old_doc->profiles, old_doc->nr_profiles,
-		      new_doc->profiles, new_doc->nr_profiles,
-		      sizeof(*old_doc->profiles),
-		      offsetof(struct fsp_res_profile, name), &c.pairs, &c.nr);
+	ret = pair_up(a->profiles, a->nr_profiles, b->profiles,
+		      b->nr_profiles, sizeof(*a->profiles),
+		      offsetof(struct fsp_res_profile, name), &c->pairs,
+		      &c->nr);
 	if (ret)
 		return ret;
-	fputs("fsprobe compare: old" ARROW "new\n", out);
-	side(out, "old", old_doc);
-	side(out, "new", new_doc);
-	same_geometry(out, old_doc, new_doc);
-	fputs("\nProfiles (verdict old" ARROW "new, then changed probes):\n",
-	      out);
-	if (!c.nr)
+	if (!brief) {
+		fputs("fsprobe compare: old" ARROW "new\n", out);
+		side(out, "old", a);
+		side(out, "new", b);
+	}
+	same_geometry(out, a, b);
+	if (!brief)
+		fputs("\nProfiles (verdict old" ARROW "new, then changed "
+		      "probes):\n", out);
+	if (!c->nr && !brief)
 		fputs("  none\n", out);
-	for (i = 0; i < c.nr; i++) {
-		ret = profile_change(out, sides(old_doc, new_doc, &c.pairs[i]));
+	for (i = 0; i < c->nr; i++) {
+		ret = profile_lines(out, sides(a, b, &c->pairs[i]), brief);
 		if (ret < 0)
 			goto out;
 		bad += ret;
 	}
-	summary(&c, bad);
-	*worse = bad > 0;
-	ret = 0;
+	if (brief) {
+		summary_line(c, LOSE, "lose PMD text (was pmd)", 0);
+		summary_line(c, LOSE_COLLAPSE, "lose collapse-only PMD text "
+			     "(READ_ONLY_THP_FOR_FS route)", 0);
+		summary_line(c, GAIN, "gain PMD text (now pmd)", 0);
+		if (bad)
+			fprintf(out, "  WORSE: %d measured regression%s\n",
+				bad, bad == 1 ? "" : "s");
+	} else {
+		summary(c, bad);
+	}
+	ret = bad > 0;
 out:
-	free(c.pairs);
-	if (!ret && ferror(out))
+	free(c->pairs);
+	if (ret >= 0 && ferror(out))
 		ret = -EIO;
 	return ret;
+}
+
+int fsp_compare(FILE *out, const struct fsp_res_doc *old_doc,
+		const struct fsp_res_doc *new_doc, int *worse)
+{
+	struct cmp c = { out, old_doc, new_doc, NULL, 0 };
+	int ret;
+
+	*worse = 0;
+	if (!old_doc || !new_doc)
+		return -EINVAL;
+	ret = compare(&c, 0);
+	*worse = ret > 0;
+	return ret < 0 ? ret : 0;
+}
+
+int fsp_compare_changes(FILE *out, const struct fsp_res_doc *old_doc,
+			const struct fsp_res_doc *new_doc, int *worse)
+{
+	struct cmp c = { out, old_doc, new_doc, NULL, 0 };
+	int ret;
+
+	*worse = 0;
+	if (!old_doc || !new_doc)
+		return -EINVAL;
+	ret = compare(&c, 1);
+	*worse = ret > 0;
+	return ret < 0 ? ret : 0;
 }

@@ -79,6 +79,35 @@ int fsp_report_lava(FILE *out, const struct fsp_res_doc *doc);
 int fsp_compare(FILE *out, const struct fsp_res_doc *old_doc,
 		const struct fsp_res_doc *new_doc, int *worse);
 /*
+ * The same engine, brief, for a matrix's consecutive kernels: only the
+ * profiles that changed (verdict, route, orders or a probe), then who
+ * lost or gained PMD text; nothing at all if nothing changed.
+ */
+int fsp_compare_changes(FILE *out, const struct fsp_res_doc *old_doc,
+			const struct fsp_res_doc *new_doc, int *worse);
+
+/*
+ * A matrix document (result.h's fsp_res_matrix, report_matrix.c): the
+ * grid of profiles x kernels (verdict, route, largest folio), then what
+ * changed from each kernel to the next and where PMD text was lost.
+ */
+int fsp_report_matrix_table(FILE *out, const struct fsp_res_matrix *m,
+			    const struct fsp_render_opts *o);
+int fsp_report_matrix_json(FILE *out, const struct fsp_res_matrix *m);
+/* One HTML page: the profile x kernel grid, then each kernel's page
+ * body as fsp_report_html draws it (report_html.c). */
+int fsp_report_matrix_html(FILE *out, const struct fsp_res_matrix *m);
+/* FSP_EXIT_FAIL if any kernel's document would make `run` exit 1. */
+int fsp_matrix_exit_status(const struct fsp_res_matrix *m);
+/*
+ * Two matrices kernel by kernel, matched by release (then the n-th of
+ * a release with the n-th), each pair as fsp_compare does it; *worse
+ * if any pair is worse.
+ */
+int fsp_compare_matrix(FILE *out, const struct fsp_res_matrix *a,
+		       const struct fsp_res_matrix *b, int *worse);
+
+/*
  * Read a -f json document from path through the decoder (result.h).
  * On failure *doc is NULL, err says which file and which key, and the
  * return value is -errno (-EINVAL for a malformed document).

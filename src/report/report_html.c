@@ -8,7 +8,8 @@
  * (taken from the read-order and fault-pmd evidence), and every probe's
  * result and evidence in a <details>, open when it failed or errored.
  * Every text from the document is escaped; malformed UTF-8 and control
- * characters become U+FFFD.
+ * characters become U+FFFD. A matrix is one page too: a grid of
+ * profiles by kernels linking to each kernel's sections below it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -366,7 +367,9 @@ static void verdict_row(FILE *out, const struct fsp_res_doc *doc,
 	fprintf(out, "</td></tr>\n");
 }
 
-static void put_verdicts(FILE *out, const struct fsp_res_doc *doc)
+/* The verdict table; its links go to profile sections base + i. */
+static void put_verdicts_at(FILE *out, const struct fsp_res_doc *doc,
+			    int base)
 {
 	enum fsp_verdict_id v;
 	int i;
@@ -376,7 +379,7 @@ static void put_verdicts(FILE *out, const struct fsp_res_doc *doc)
 		"<th>largest folio on read</th><th>on fault</th>"
 		"<th>reason</th></tr></thead><tbody>\n");
 	for (i = 0; i < doc->nr_profiles; i++)
-		verdict_row(out, doc, &doc->profiles[i], i);
+		verdict_row(out, doc, &doc->profiles[i], base + i);
 	fprintf(out, "</tbody></table>\n<p class=\"legend\">");
 	for (v = FSP_V_PMD; v < FSP_V_OTHER; v++)
 	{
@@ -506,9 +509,108 @@ int fsp_report_html(FILE *out, const struct fsp_res_doc *doc)
 		"<h1>fsprobe: does the page cache reach PMD-size folios?"
 		"</h1>\n", style);
 	put_env(out, doc);
-	put_verdicts(out, doc);
+	put_verdicts_at(out, doc, 0);
 	for (i = 0; i < doc->nr_profiles; i++)
 		put_profile(out, doc, &doc->profiles[i], i);
+	fprintf(out, "</body></html>\n");
+	return ferror(out) ? -EIO : 0;
+}
+
+static int grid_has(const struct fsp_res_doc *d, const char *name)
+{
+	int i;
+
+	for (i = 0; i < d->nr_profiles; i++)
+		if (d->profiles[i].name && !strcmp(d->profiles[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* A matrix cell: verdict (coloured), route, largest folio. */
+static void grid_cell(FILE *out, const struct fsp_res_doc *d, int k,
+		      const char *name)
+{
+	const struct fsp_res_profile *p = NULL;
+	char sz[24];
+	int i, order;
+
+	for (i = 0; i < d->nr_profiles && !p; i++)
+		if (d->profiles[i].name && !strcmp(d->profiles[i].name, name))
+			p = &d->profiles[i];
+	if (!p) {
+		fputs("<td></td>", out);
+		return;
+	}
+	order = p->max_order_read > p->max_order_fault ? p->max_order_read :
+		p->max_order_fault;
+	fsp_report_folio_size(d->page_size, order, sz, sizeof(sz));
+	fprintf(out, "<td class=\"%s\"><a href=\"#p%d\">",
+		verdict_class(p->verdict),
+		(k + 1) * 1000 + (int)(p - d->profiles));
+	put(out, fsp_res_verdict_name(p), "?");
+	fputs("</a><br><small>", out);
+	put_routes(out, p);
+	fprintf(out, " %s</small></td>", sz);
+}
+
+/* The grid: a row per profile of the first kernel that has it. */
+static void put_grid(FILE *out, const struct fsp_res_matrix *m)
+{
+	int k, j, i, seen;
+
+	fputs("<table id=\"matrix\"><thead><tr><th>profile</th>", out);
+	for (k = 0; k < m->nr; k++) {
+		fprintf(out, "<th><a href=\"#k%d\">K%d</a><br><small>", k + 1,
+			k + 1);
+		put(out, m->kernels[k]->kernel, "?");
+		fputs("</small></th>", out);
+	}
+	fputs("</tr></thead><tbody>\n", out);
+	for (k = 0; k < m->nr; k++) {
+		for (i = 0; i < m->kernels[k]->nr_profiles; i++) {
+			const char *name = m->kernels[k]->profiles[i].name;
+
+			for (seen = 0, j = 0; j < k && !seen; j++)
+				seen = grid_has(m->kernels[j], name);
+			if (seen || !name)
+				continue;
+			fputs("<tr><td class=\"profile\">", out);
+			put(out, name, "?");
+			fputs("</td>", out);
+			for (j = 0; j < m->nr; j++)
+				grid_cell(out, m->kernels[j], j, name);
+			fputs("</tr>\n", out);
+		}
+	}
+	fputs("</tbody></table>\n", out);
+}
+
+int fsp_report_matrix_html(FILE *out, const struct fsp_res_matrix *m)
+{
+	int k, i;
+
+	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+		"<meta charset=\"utf-8\">"
+		"<meta http-equiv=\"Content-Security-Policy\" content=\""
+		"default-src 'none'; style-src 'unsafe-inline'\">"
+		"<meta name=\"viewport\" content=\"width=device-width\">"
+		"<title>fsprobe matrix: %d kernels</title><style>%s</style>"
+		"</head>\n<body>\n<h1>fsprobe matrix: does the page cache "
+		"reach PMD-size folios, kernel by kernel?</h1>\n", m->nr,
+		style);
+	put_grid(out, m);
+	for (k = 0; k < m->nr; k++) {
+		const struct fsp_res_doc *d = m->kernels[k];
+
+		fprintf(out, "<h1 id=\"k%d\">K%d: Linux ", k + 1, k + 1);
+		put(out, d->kernel, "?");
+		fputs("</h1>\n", out);
+		put_env(out, d);
+		put_verdicts_at(out, d, (k + 1) * 1000);
+		for (i = 0; i < d->nr_profiles; i++)
+			put_profile(out, d, &d->profiles[i],
+				    (k + 1) * 1000 + i);
+	}
 	fprintf(out, "</body></html>\n");
 	return ferror(out) ? -EIO : 0;
 }

@@ -156,4 +156,36 @@ int fsp_res_profile_save(const struct fsp_res_profile *p, const char *path);
 int fsp_res_profile_load(const char *path, struct fsp_res_profile *p,
 			 char *err, size_t errlen);
 
+/*
+ * A matrix (`fsprobe matrix`, result_matrix.c): {"fsprobe": VERSION,
+ * "kernels": [DOCUMENT, ...]}, each item an ordinary run document.
+ */
+struct fsp_res_matrix {
+	char *fsprobe;
+	struct fsp_res_doc **kernels;
+	int nr;
+};
+
+/* A new empty matrix of this fsprobe's version; NULL without memory. */
+struct fsp_res_matrix *fsp_res_matrix_new(void);
+void fsp_res_matrix_free(struct fsp_res_matrix *m);
+/* Append doc (m owns it from now on, also on failure). */
+int fsp_res_matrix_add(struct fsp_res_matrix *m, struct fsp_res_doc *doc);
+struct json_object *fsp_res_matrix_json(const struct fsp_res_matrix *m);
+/* Is obj a matrix document (an object with a "kernels" member)? */
+int fsp_res_is_matrix(struct json_object *obj);
+int fsp_res_matrix_decode(struct json_object *obj, const char *what,
+			  struct fsp_res_matrix **m, char *err,
+			  size_t errlen);
+/*
+ * Read path: a run document into *doc or a matrix into *m (the other
+ * NULL). 0, or -errno with err set, both NULL.
+ */
+int fsp_res_load_any(const char *path, struct fsp_res_doc **doc,
+		     struct fsp_res_matrix **m, char *err, size_t errlen);
+/* Read path whole (at most FSP_RES_DOC_MAX) and parse it as one JSON
+ * value; NULL with err set and *ret the -errno. */
+struct json_object *fsp_res_json_load(const char *path, char *err,
+				      size_t errlen, int *ret);
+
 #endif

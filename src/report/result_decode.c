@@ -705,8 +705,8 @@ static struct json_object *parse(const char *path, const char *buf,
 /* Check that obj[key] exists and has type t; else say where. */
 
 /* Read path whole and parse it as one JSON value; NULL with err set. */
-static struct json_object *load_json(const char *path, char *err,
-				     size_t errlen, int *ret)
+struct json_object *fsp_res_json_load(const char *path, char *err,
+				      size_t errlen, int *ret)
 {
 	struct json_object *obj;
 	size_t len = 0;
@@ -739,7 +739,7 @@ int fsp_res_doc_load(const char *path, struct fsp_res_doc **doc, char *err,
 		     size_t errlen)
 {
 	int ret;
-	struct json_object *obj = load_json(path, err, errlen, &ret);
+	struct json_object *obj = fsp_res_json_load(path, err, errlen, &ret);
 
 	*doc = NULL;
 	if (!obj)
@@ -762,7 +762,7 @@ int fsp_res_profile_load(const char *path, struct fsp_res_profile *p,
 			 char *err, size_t errlen)
 {
 	int ret;
-	struct json_object *obj = load_json(path, err, errlen, &ret);
+	struct json_object *obj = fsp_res_json_load(path, err, errlen, &ret);
 
 	fsp_res_profile_init(p);
 	if (!obj)

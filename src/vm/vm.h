@@ -257,6 +257,20 @@ struct fsp_res_doc *fsp_vm_extract(const char *path, const char *nonce,
 void fsp_vm_add_info(struct fsp_res_doc *doc, const struct fsp_vm_boot *b,
 		     const char *initrd, int rc);
 
+/* --- vm_console.c: splats on the guest's console -------------------- */
+
+/*
+ * Count the console lines of text that show a kernel splat (panic,
+ * Oops, BUG:, WARNING: ..., fsprobe/kmsg.c's list; the guest fsprobe's
+ * own "fsprobe: " lines never count); buf gets the excerpt from the
+ * first of them on (40 lines at most, control bytes made spaces).
+ */
+int fsp_vm_console_splats(const char *text, size_t len, char *buf,
+			  size_t buflen);
+/* Every profile of doc becomes `error`: the excerpt's first line is
+ * the reason, the excerpt is appended to its kernel_log. */
+void fsp_vm_console_mark(struct fsp_res_doc *doc, const char *excerpt);
+
 /* Content hash (FNV-1a 64) helpers shared with vm_modules.c. */
 #define FSP_VM_HASH_INIT 0xcbf29ce484222325ULL
 uint64_t fsp_vm_hash(uint64_t h, const void *buf, size_t len);

@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# r-matrix.sh - `fsprobe matrix -k host` is an ordinary run, for real:
+# two host columns one after the other (-j 1) with real loop devices,
+# mkfs and mounts, each the document `run` writes (same profiles, same
+# verdicts as a plain run just before), the table with no change between
+# the two, compare of the matrix with itself, and nothing left behind.
+. "$srcdir/tests/root-lib.sh"
+command -v python3 > /dev/null || plan_skip_all "python3 not installed"
+OPTS="-p tmpfs-huge-advise -p xfs-default -P read-order"
+
+"$FSPROBE" run $OPTS -f json -o "$TMPD/run.json" 2> "$TMPD/err"
+rc_run=$?
+"$FSPROBE" matrix -k host -k host -j 1 $OPTS -f json -o "$TMPD/m.json" \
+	2> "$TMPD/err"
+rc=$?; [ $rc -eq $rc_run ]
+ok $? "matrix -k host -k host exits as run does ($rc, run $rc_run)"
+python3 - "$TMPD/run.json" "$TMPD/m.json" "$(uname -r)" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+m = json.load(open(sys.argv[2]))
+assert list(m) == ["fsprobe", "kernels"] and len(m["kernels"]) == 2, list(m)
+for d in m["kernels"]:
+    assert d["kernel"] == sys.argv[3], d["kernel"]
+    assert list(d) == list(run), (list(d), list(run))
+    assert "resources" in d and "vm" not in d
+    v = [(p["name"], p["verdict"]) for p in d["profiles"]]
+    assert v == [(p["name"], p["verdict"]) for p in run["profiles"]], v
+    assert [q["name"] for q in d["profiles"][0]["probes"]] == ["read-order"]
+PY
+ok $? "two host run documents with run's keys, profiles and verdicts"
+"$FSPROBE" matrix -k host $OPTS > "$TMPD/table" 2> "$TMPD/err"
+grep -q "^  K1  $(uname -r)  *(host, " "$TMPD/table" &&
+	grep -q "^xfs-default  *[a-z]" "$TMPD/table"
+ok $? "the table: the host's release and a cell per profile"
+"$FSPROBE" compare "$TMPD/m.json" "$TMPD/m.json" > "$TMPD/cmp"
+rc=$?; [ $rc -eq 0 ] && [ "$(grep -c "^== kernel $(uname -r) ==$" "$TMPD/cmp")" -eq 2 ]
+ok $? "compare of the matrix with itself: both kernels paired, exit 0 ($rc)"
+check_no_leaks
+done_testing
