@@ -228,19 +228,31 @@ static void header(FILE *out, const struct fsp_res_doc *doc)
 		fprintf(out, " (no kernel config found)\n\n");
 }
 
-static int name_width(const struct fsp_res_doc *doc)
-{
-	int i, w = 7;
+/* The widths of the name and route columns: their longest cell. */
+struct columns {
+	int name, route;
+};
 
-	for (i = 0; i < doc->nr_profiles; i++)
+static void column_widths(const struct fsp_res_doc *doc, struct columns *c)
+{
+	char routes[64];
+	int i;
+
+	c->name = 7;
+	c->route = 14;	/* "collapse,shmem" */
+	for (i = 0; i < doc->nr_profiles; i++) {
 		if (doc->profiles[i].name &&
-		    (int)strlen(doc->profiles[i].name) > w)
-			w = (int)strlen(doc->profiles[i].name);
-	return w;
+		    (int)strlen(doc->profiles[i].name) > c->name)
+			c->name = (int)strlen(doc->profiles[i].name);
+		routes_str(&doc->profiles[i], routes, sizeof(routes));
+		if ((int)strlen(routes) > c->route)
+			c->route = (int)strlen(routes);
+	}
 }
 
 static void profile_line(FILE *out, const struct fsp_res_doc *doc,
-			 const struct fsp_res_profile *p, int w,
+			 const struct fsp_res_profile *p,
+			 const struct columns *c,
 			 const struct fsp_render_opts *o)
 {
 	char routes[64], rd[24], ft[24];
@@ -250,10 +262,10 @@ static void profile_line(FILE *out, const struct fsp_res_doc *doc,
 			      sizeof(rd));
 	fsp_report_folio_size(doc->page_size, p->max_order_fault, ft,
 			      sizeof(ft));
-	fprintf(out, "%-*s %-8s ", w, or(p->name, "?"), or(p->fs, "?"));
+	fprintf(out, "%-*s %-8s ", c->name, or(p->name, "?"), or(p->fs, "?"));
 	paint(out, o, verdict_colour(p->verdict), 17,
 	      or(fsp_res_verdict_name(p), "?"));
-	fprintf(out, " %-14s %-5s ", routes, rd);
+	fprintf(out, " %-*s %-5s ", c->route, routes, rd);
 	if (p->reason && *p->reason)
 		fprintf(out, "%-5s %s\n", ft, p->reason);
 	else
@@ -352,7 +364,8 @@ int fsp_report_table(FILE *out, const struct fsp_res_doc *doc,
 	static const struct fsp_render_opts dflt;
 	struct summary s;
 	const char *st;
-	int i, w;
+	struct columns c;
+	int i;
 
 	if (!doc)
 		return -EINVAL;
@@ -360,11 +373,11 @@ int fsp_report_table(FILE *out, const struct fsp_res_doc *doc,
 		o = &dflt;
 	memset(&s, 0, sizeof(s));
 	header(out, doc);
-	w = name_width(doc);
-	fprintf(out, "%-*s %-8s %-17s %-14s %-5s %-5s %s\n", w, "PROFILE",
-		"FS", "VERDICT", "ROUTE", "READ", "FAULT", "REASON");
+	column_widths(doc, &c);
+	fprintf(out, "%-*s %-8s %-17s %-*s %-5s %-5s %s\n", c.name, "PROFILE",
+		"FS", "VERDICT", c.route, "ROUTE", "READ", "FAULT", "REASON");
 	for (i = 0; i < doc->nr_profiles; i++) {
-		profile_line(out, doc, &doc->profiles[i], w, o);
+		profile_line(out, doc, &doc->profiles[i], &c, o);
 		summarize(&s, &doc->profiles[i]);
 	}
 	for (i = 0; i < doc->nr_profiles; i++)
