@@ -26,6 +26,7 @@
 #include "slots.h"
 #include "util.h"
 #include "verdict.h"
+#include "watchdog.h"
 
 const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 				   char *buf, size_t len)
@@ -120,7 +121,9 @@ static int prepare_cases(const struct fsp_run_opts *o,
 	for (i = 0; i < o->nr_cases; i++) {
 		if (!o->cases[i]->prepare)
 			continue;
+		fsp_wd_begin(o->wd, "prepare %s", o->cases[i]->name);
 		ret = o->cases[i]->prepare(t);
+		fsp_wd_end(o->wd);
 		if (ret) {
 			snprintf(err, len, "%s: preparing files: %s (%s)",
 				 o->cases[i]->name, strerror(-ret),
@@ -221,7 +224,9 @@ static void run_cold_checks(const struct fsp_run_opts *o,
 				      strerror(-ret));
 			continue;
 		}
+		fsp_wd_begin(o->wd, "probe %s", o->cases[i]->name);
 		o->cases[i]->run_cold(t, &probes[i]);
+		fsp_wd_end(o->wd);
 	}
 	/* The cycle's cost is shared: charge it to the first such case. */
 	for (i = 0; i < o->nr_cases; i++)
@@ -254,7 +259,9 @@ static long long run_cases(const struct fsp_run_opts *o,
 
 		fsp_probe_init(&probes[i], o->cases[i]);
 		progress(o, idx, name, o->cases[i]->name);
+		fsp_wd_begin(o->wd, "probe %s", o->cases[i]->name);
 		o->cases[i]->run(t, &probes[i]);
+		fsp_wd_end(o->wd);
 		probes[i].ms = fsp_now_ms() - s;
 		need_cold |= o->cases[i]->run_cold != NULL;
 		/*
@@ -518,6 +525,7 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 	e.j = j;
 	e.loop.fd = -1;
 	e.lent = lease->loop;
+	e.wd = o->wd;
 	fsp_kmsg_open(&km);
 	if (fsp_profile_unrunnable(prof, why, sizeof(why))) {
 		fsp_kmsg_close(&km);
