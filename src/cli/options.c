@@ -364,8 +364,11 @@ static void usage_options(FILE *out)
 			snprintf(syn, sizeof(syn), "    --%s%s%s", o->name,
 				 o->arg ? "=" : "", o->arg ? o->arg : "");
 		cmd_names(o->cmds, cmds, sizeof(cmds));
-		/* A synopsis too wide for the column gets a line of its own. */
-		if (strlen(syn) > 22)
+		/*
+		 * A synopsis too wide for the column gets a line of its own;
+		 * one that fills it would touch its help text.
+		 */
+		if (strlen(syn) >= 22)
 			fprintf(out, "  %s\n  %-22s %s [%s]\n", syn, "",
 				o->help, cmds);
 		else

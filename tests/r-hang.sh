@@ -1,0 +1,131 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# r-hang.sh - the step watchdog (--step-timeout) against a FUSE server
+# this test serves (tests/fuse-srv --hang-read) that never answers its
+# first READ, so whoever reads file data waits in D state, unkillable:
+# - check: a probe hangs; the verdict is error, "probe NAME did not
+#   finish in 3 s", with the stuck task's state, stack and the kernel log,
+#   and fsprobe exits 1 within seconds, leaving the stuck task behind;
+# - run: one profile's mkfs (cp from the FUSE file onto our device)
+#   hangs; it is error, the other profile of the run gets its verdict,
+#   the run directory stays, `fsprobe cleanup` says what it cannot
+#   release and exits 2; once the server is killed, cleanup leaves
+#   nothing (loops, mounts, run directories).
+. "$srcdir/tests/root-lib.sh"
+SRV="$builddir/tests/fuse-srv"
+[ -x "$SRV" ] || plan_skip_all "tests/fuse-srv not built"
+[ -c /dev/fuse ] || plan_skip_all "no /dev/fuse"
+grep -qw fuse /proc/filesystems || plan_skip_all "fuse is not in this kernel"
+command -v python3 > /dev/null || plan_skip_all "python3 missing"
+MNT="$TMPD/mnt"
+mkdir "$MNT"
+srv_pid=
+TO=3
+
+mounted() { grep -q " $MNT [^ ]* [^-]*- fuse.fsprobe-test " /proc/self/mountinfo; }
+
+# What we started, by pid; the mount whatever state it is in (killed
+# server: the kernel aborted the connection, the mount stays).
+cleanup() {
+	[ -n "$srv_pid" ] && kill -TERM "$srv_pid" 2>/dev/null
+	sleep 0.5
+	[ -n "$srv_pid" ] && kill -KILL "$srv_pid" 2>/dev/null
+	mounted && umount -l "$MNT"
+	"$FSPROBE" cleanup > /dev/null 2>&1
+	rm -rf "$TMPD"
+	rmdir "$FSPROBE_STATE_DIR" "$TEST_BASE" /run/fsprobe-test 2>/dev/null
+	true
+}
+trap cleanup EXIT
+
+start_srv() {
+	"$SRV" "$@" "$MNT" 2>> "$TMPD/srv.log" &
+	srv_pid=$!
+	for _ in $(seq 50); do
+		mounted && return 0
+		kill -0 "$srv_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	return 1
+}
+
+# gone PID: 0 once PID has exited (within 5 s).
+gone() {
+	for _ in $(seq 50); do
+		[ -d "/proc/$1" ] || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+field() { python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['profiles'][int(sys.argv[2])]; print((p.get('watchdog') or {}).get(sys.argv[3]))" "$@"; }
+
+# 1. check: a probe that never comes back.
+start_srv --hang-read; ok $? "check: the server mounts $MNT"
+t0=$(now_ms)
+"$FSPROBE" check "$MNT" --step-timeout $TO -f json -o "$TMPD/check.json" \
+	2> "$TMPD/check.err"
+rc=$?; ms=$(($(now_ms) - t0))
+[ $rc -eq 1 ]; ok $? "check: exit 1 (got $rc)"
+[ $ms -ge $((TO * 1000)) ] && [ $ms -lt $((TO * 1000 + 4000)) ]
+ok $? "check: ends soon after the $TO s limit ($ms ms)"
+json_assert "$TMPD/check.json" "(q := d['profiles'][0])['verdict'] == 'error' and __import__('re').fullmatch(r'probe [a-z-]+ did not finish in $TO s', q['reason']) and q['watchdog']['step'] == q['reason'].split(' did')[0]" \
+	"check: verdict error, 'probe NAME did not finish in $TO s'"
+json_assert "$TMPD/check.json" "sorted(w := d['profiles'][0]['watchdog']) == sorted(['step', 'timeout_s', 'pid', 'comm', 'state', 'wchan', 'stack', 'dmesg']) and w['timeout_s'] == $TO and w['state'] == 'D' and w['pid'] > 0" \
+	"check: watchdog has step, timeout_s, pid, comm, state D, wchan, stack, dmesg"
+json_assert "$TMPD/check.json" "isinstance((w := d['profiles'][0]['watchdog'])['stack'], str) and len(w['stack'].splitlines()) >= 3 and isinstance(w['wchan'], str) and isinstance(w['dmesg'], str)" \
+	"check: as root the kernel stack (3+ frames), wchan and kernel log are read"
+stuck=$(field "$TMPD/check.json" 0 pid)
+st=$(awk '{print $3}' "/proc/$stuck/stat" 2>/dev/null)
+[ "$st" = D ]; ok $? "check: the stuck task $stuck is still in D state after fsprobe ended ('$st')"
+grep -q "did not finish in $TO s (task $stuck " "$TMPD/check.err"
+ok $? "check: stderr names the stuck task"
+sed 's/^/# /' "$TMPD/check.err"
+python3 -c "import json,sys; w=json.load(open(sys.argv[1]))['profiles'][0]['watchdog']; print('# stack of', w['comm'], w['pid'], 'in', w['step'] + ':'); [print('#   ' + l) for l in w['stack'].splitlines()[:6]]" "$TMPD/check.json"
+kill -TERM "$srv_pid"; wait "$srv_pid"; rc=$?; srv_pid=
+[ $rc -eq 0 ]; ok $? "check: the server exits 0 on SIGTERM (rc $rc)"
+gone "$stuck"; ok $? "check: the server's exit freed the stuck task"
+! mounted; ok $? "check: the server's mount is gone"
+
+# 2. run: one profile's mkfs hangs, the other profile goes on.
+start_srv --hang-read; ok $? "run: the server mounts $MNT"
+head -c 1048576 /dev/zero > "$MNT/f"
+printf 'fs = ext4\nmkfs = cp %s {dev}\nsize = 64\ndescription = mkfs reads a FUSE file that never answers\n' \
+	"$MNT/f" > "$TMPD/hang.conf"
+t0=$(now_ms)
+"$FSPROBE" run -p "$TMPD/hang.conf" -p tmpfs-huge-advise -P fault-pmd \
+	--step-timeout $TO -f json -o "$TMPD/run.json" 2> "$TMPD/run.err"
+rc=$?; ms=$(($(now_ms) - t0))
+[ $rc -eq 1 ]; ok $? "run: exit 1 (got $rc)"
+[ $ms -lt $((TO * 1000 + 8000)) ]; ok $? "run: ends within seconds of the limit ($ms ms)"
+json_assert "$TMPD/run.json" "(q := p['hang'])['verdict'] == 'error' and q['reason'] == 'mkfs did not finish in $TO s' and q['watchdog']['step'] == 'mkfs'" \
+	"run: the hung profile is error, 'mkfs did not finish in $TO s'"
+json_assert "$TMPD/run.json" "(w := p['hang']['watchdog'])['comm'] == 'cp' and w['state'] == 'D' and isinstance(w['stack'], str) and 'read' in w['stack'] and 'dmesg' in w" \
+	"run: watchdog names mkfs's own process (cp) in D state, its stack reading"
+json_assert "$TMPD/run.json" "(q := p['tmpfs-huge-advise'])['verdict'] not in ('error', 'skip') and 'watchdog' not in q and probe('tmpfs-huge-advise', 'fault-pmd')['result'] == 'pass'" \
+	"run: the other profile got its verdict ($(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['profiles'][1]['verdict'])" "$TMPD/run.json" 2>/dev/null))"
+cp_pid=$(field "$TMPD/run.json" 0 pid)
+grep -q "left for 'fsprobe cleanup'" "$TMPD/run.err"
+ok $? "run: stderr says the run directory is left for cleanup"
+sed 's/^/# /' "$TMPD/run.err"
+grep -qs "^stuck	$cp_pid/" "$FSPROBE_STATE_DIR"/*/journal
+ok $? "run: the journal names the stuck task ($cp_pid)"
+
+"$FSPROBE" cleanup > "$TMPD/c1.out" 2> "$TMPD/c1.err"; rc=$?
+[ $rc -eq 2 ] && grep -q "could not release 1 run(s): .*task $cp_pid (cp: mkfs) is stuck" "$TMPD/c1.err"
+ok $? "cleanup while the task is stuck: exit 2 (got $rc), naming task $cp_pid"
+sed 's/^/# /' "$TMPD/c1.err"
+[ -n "$(ls -A "$FSPROBE_STATE_DIR" 2>/dev/null)" ]
+ok $? "cleanup left the run directory in place"
+
+kill -KILL "$srv_pid"; wait "$srv_pid" 2>/dev/null; srv_pid=
+gone "$cp_pid"; ok $? "run: killing the server freed the stuck cp"
+"$FSPROBE" cleanup > "$TMPD/c2.out" 2> "$TMPD/c2.err"; rc=$?
+[ $rc -eq 0 ] && grep -q "1 stale run(s) unwound" "$TMPD/c2.out"
+ok $? "cleanup after: exit 0 (got $rc), the run unwound"
+sed 's/^/# /' "$TMPD/c2.out" "$TMPD/c2.err"
+mounted && umount -l "$MNT"
+! mounted; ok $? "the dead FUSE mount is gone"
+check_no_leaks
+done_testing
