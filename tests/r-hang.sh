@@ -10,7 +10,8 @@
 #   hangs; it is error, the other profile of the run gets its verdict,
 #   the run directory stays, `fsprobe cleanup` says what it cannot
 #   release and exits 2; once the server is killed, cleanup leaves
-#   nothing (loops, mounts, run directories).
+#   nothing (loops, mounts, run directories);
+# - --step-timeout 0: no limit, check waits until the server goes.
 . "$srcdir/tests/root-lib.sh"
 SRV="$builddir/tests/fuse-srv"
 [ -x "$SRV" ] || plan_skip_all "tests/fuse-srv not built"
@@ -87,6 +88,22 @@ kill -TERM "$srv_pid"; wait "$srv_pid"; rc=$?; srv_pid=
 [ $rc -eq 0 ]; ok $? "check: the server exits 0 on SIGTERM (rc $rc)"
 gone "$stuck"; ok $? "check: the server's exit freed the stuck task"
 ! mounted; ok $? "check: the server's mount is gone"
+
+# --step-timeout 0: no limit; the check waits until the server goes.
+start_srv --hang-read; ok $? "no limit: the server mounts $MNT"
+"$FSPROBE" check "$MNT" --step-timeout 0 -f json -o "$TMPD/zero.json" \
+	2> "$TMPD/zero.err" &
+chk=$!
+sleep $((TO + 2))
+kill -0 "$chk" 2>/dev/null
+ok $? "no limit: check still waits after $((TO + 2)) s"
+kill -TERM "$srv_pid"; wait "$srv_pid"; srv_pid=
+for _ in $(seq 100); do kill -0 "$chk" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$chk" 2>/dev/null && kill -KILL "$chk"
+wait "$chk"; rc=$?
+[ $rc -eq 1 ]; ok $? "no limit: check ends once the server is gone (rc $rc)"
+json_assert "$TMPD/zero.json" "'watchdog' not in (q := d['profiles'][0]) and q['verdict'] == 'error' and 'did not finish' not in q['reason']" \
+	"no limit: no watchdog; error from the aborted connection ($(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['profiles'][0]['reason'][:60])" "$TMPD/zero.json" 2>/dev/null))"
 
 # 2. run: one profile's mkfs hangs, the other profile goes on.
 start_srv --hang-read; ok $? "run: the server mounts $MNT"

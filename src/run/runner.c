@@ -198,12 +198,16 @@ static int evict_all(const char *dir, unsigned long *left, const char **how)
 	return ret;
 }
 
+/* check's recycle: t->priv is the watchdog's slot (or NULL). */
 static int evict_dir(const struct fsp_target *t)
 {
 	unsigned long left;
 	const char *how;
-	int ret = evict_all(t->dir, &left, &how);
+	int ret;
 
+	fsp_wd_begin(t->priv, "evict");
+	ret = evict_all(t->dir, &left, &how);
+	fsp_wd_end(t->priv);
 	return ret ? ret : left ? -EBUSY : 0;
 }
 
@@ -576,11 +580,14 @@ void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	t.cold_method = t.shmem ? "none (tmpfs: data lives in the cache)" :
 				  "fadvise";
 	t.recycle = evict_dir;
+	t.priv = o->wd;
 	fsp_slot_lease_init(&l, NULL, NULL);	/* an instance of its own */
 	t.trace = &l.handle;
 	ret = prepare_cases(o, &t, why, sizeof(why));
 	if (!ret && !t.shmem) {
+		fsp_wd_begin(o->wd, "evict");
 		ret = evict_all(work, &left, &how);
+		fsp_wd_end(o->wd);
 		if (ret)
 			snprintf(why, sizeof(why), "making the files cold: %s",
 				 strerror(-ret));

@@ -570,9 +570,10 @@ static void watchdog(struct run *r)
 }
 
 /*
- * Until a child changes state, a signal arrives or, with a step
- * timeout, the next deadline passes (at most a second: a step that
- * starts meanwhile is not on the board yet).
+ * Until a child changes state, a signal arrives or a second passes (a
+ * step that starts meanwhile is not on the board yet; and a SIGCHLD
+ * taken by a thread that has it unblocked is never lost for long), or,
+ * with a step timeout, the next deadline passes.
  */
 static void wait_child(struct run *r)
 {
@@ -582,10 +583,6 @@ static void wait_child(struct run *r)
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
-	if (r->so->step_timeout <= 0) {
-		sigwaitinfo(&set, NULL);
-		return;
-	}
 	if (us < 0 || us > 1000000)
 		us = 1000000;
 	us += 1000;
