@@ -123,6 +123,10 @@ json_assert "$TMPD/run.json" "(w := p['hang']['watchdog'])['comm'] == 'cp' and w
 json_assert "$TMPD/run.json" "(q := p['tmpfs-huge-advise'])['verdict'] not in ('error', 'skip') and 'watchdog' not in q and probe('tmpfs-huge-advise', 'fault-pmd')['result'] == 'pass'" \
 	"run: the other profile got its verdict ($(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['profiles'][1]['verdict'])" "$TMPD/run.json" 2>/dev/null))"
 cp_pid=$(field "$TMPD/run.json" 0 pid)
+"$builddir/tests/render" table "$TMPD/run.json" > "$TMPD/run.table"
+grep -q "^hang: mkfs did not finish: task $cp_pid (cp), state D, waiting in " "$TMPD/run.table" &&
+	[ "$(grep -c '^    [a-z_0-9.]*+0x' "$TMPD/run.table")" -ge 3 ]
+ok $? "run: the table (from the JSON read back) shows the stuck task and its stack"
 grep -q "left for 'fsprobe cleanup'" "$TMPD/run.err"
 ok $? "run: stderr says the run directory is left for cleanup"
 sed 's/^/# /' "$TMPD/run.err"
