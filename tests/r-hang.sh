@@ -11,6 +11,9 @@
 #   the run directory stays, `fsprobe cleanup` says what it cannot
 #   release and exits 2; once the server is killed, cleanup leaves
 #   nothing (loops, mounts, run directories);
+# - run: the worker itself stuck with its ext4 mounted on our loop device
+#   (its payload is read from the FUSE mount): the same, and cleanup
+#   waits for the worker, which holds the run's lock;
 # - --step-timeout 0: no limit, check waits until the server goes.
 . "$srcdir/tests/root-lib.sh"
 SRV="$builddir/tests/fuse-srv"
@@ -146,6 +149,37 @@ gone "$cp_pid"; ok $? "run: killing the server freed the stuck cp"
 [ $rc -eq 0 ] && grep -q "1 stale run(s) unwound" "$TMPD/c2.out"
 ok $? "cleanup after: exit 0 (got $rc), the run unwound"
 sed 's/^/# /' "$TMPD/c2.out" "$TMPD/c2.err"
+mounted && umount -l "$MNT"
+
+# 3. run: the worker itself stuck in D state, its ext4 mounted on our
+# loop device: the payload it copies onto the filesystem is on the FUSE
+# mount (FSPROBE_PAYLOAD_DIR). The worker holds the run's lock too.
+start_srv --hang-read; ok $? "held: the server mounts $MNT"
+mkdir "$MNT/payload"
+cp "$builddir/conformance/payload/bigtext" \
+	"$builddir/conformance/payload/libbigtext.so" "$MNT/payload/"
+FSPROBE_PAYLOAD_DIR="$MNT/payload" "$FSPROBE" run -p ext4-default \
+	-P exec-text --step-timeout $TO -f json -o "$TMPD/held.json" \
+	2> "$TMPD/held.err"
+rc=$?
+[ $rc -eq 1 ]; ok $? "held: exit 1 (got $rc)"
+json_assert "$TMPD/held.json" "(q := p['ext4-default'])['verdict'] == 'error' and q['reason'] == 'prepare exec-text did not finish in $TO s' and q['watchdog']['comm'] == 'fsprobe'" \
+	"held: error, 'prepare exec-text did not finish in $TO s', the worker itself"
+sed 's/^/# /' "$TMPD/held.err"
+w=$(field "$TMPD/held.json" 0 pid)
+st=$(awk '{print $3}' "/proc/$w/stat" 2>/dev/null)
+[ "$st" = D ] && grep -qF "$FSPROBE_STATE_DIR" "/proc/$w/mountinfo" &&
+	[ -n "$(loops_under "$FSPROBE_STATE_DIR")" ]
+ok $? "held: worker $w in D state ('$st') holds its mount and our loop device"
+"$FSPROBE" cleanup > "$TMPD/c3.out" 2> "$TMPD/c3.err"; rc=$?
+[ $rc -eq 2 ] && grep -q "task $w (fsprobe: prepare exec-text) is stuck" "$TMPD/c3.err"
+ok $? "held: cleanup exits 2 (got $rc) naming worker $w"
+kill -KILL "$srv_pid"; wait "$srv_pid" 2>/dev/null; srv_pid=
+gone "$w"; ok $? "held: killing the server ends the worker"
+"$FSPROBE" cleanup > "$TMPD/c4.out" 2> "$TMPD/c4.err"; rc=$?
+[ $rc -eq 0 ] && grep -q "1 stale run(s) unwound" "$TMPD/c4.out"
+ok $? "held: cleanup after: exit 0 (got $rc), the run unwound"
+sed 's/^/# /' "$TMPD/c4.out" "$TMPD/c4.err"
 mounted && umount -l "$MNT"
 ! mounted; ok $? "the dead FUSE mount is gone"
 check_no_leaks
