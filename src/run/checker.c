@@ -103,6 +103,7 @@ static void fire(pid_t pid, const char *dir, const struct fsp_wd_step *st,
 	struct fsp_task t;
 
 	fsp_wd_fire(pid, st, step_timeout, out, &t);
+	fsp_wd_kill(pid);
 	fsp_warn("%s: %s (task %d %s in state %c); its files in "
 		 "%s/.fsprobe-%d stay until it ends", dir, out->reason,
 		 (int)t.pid, t.comm, t.state ? t.state : '?', dir, (int)pid);

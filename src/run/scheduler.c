@@ -548,6 +548,7 @@ static void fire(struct run *r, int i, const struct fsp_wd_step *st)
 	snprintf(a, sizeof(a), "%d/%llu", (int)t.pid, t.start);
 	snprintf(b, sizeof(b), "%s: %s", t.comm, st->step);
 	fsp_journal_add(&r->j, "stuck", a, b);
+	fsp_wd_kill(r->pids[i]);
 	fsp_warn("%s: %s (task %d %s in state %c)", r->profs[i].name,
 		 r->results[i]->reason, (int)r->stuck[i], t.comm,
 		 t.state ? t.state : '?');

@@ -166,5 +166,9 @@ void fsp_wd_fire(pid_t pid, const struct fsp_wd_step *st, int timeout_s,
 	fsp_res_set_verdict(out, FSP_V_ERROR, why);
 	json_object_put(out->watchdog);
 	out->watchdog = evidence(st, timeout_s, stuck);
+}
+
+void fsp_wd_kill(pid_t pid)
+{
 	kill(pid, SIGKILL);
 }

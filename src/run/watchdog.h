@@ -55,10 +55,13 @@ struct fsp_task;
  * error, "STEP did not finish in N s", and its `watchdog` object (the
  * stuck task, its stack, the kernel log since the step began); *stuck
  * the task found stuck (pid itself or one of its children, such as
- * mkfs) as it was then. Then SIGKILL to pid, not waited for.
+ * mkfs) as it was then. The caller journals it, then kills pid
+ * (fsp_wd_kill) and does not wait for it.
  */
 void fsp_wd_fire(pid_t pid, const struct fsp_wd_step *st, int timeout_s,
 		 struct fsp_res_profile *out, struct fsp_task *stuck);
+/* SIGKILL to the worker pid (its children die with it: PDEATHSIG). */
+void fsp_wd_kill(pid_t pid);
 /* Microseconds until the earliest deadline of the n slots, or -1. */
 long long fsp_wd_next(const struct fsp_wd_slot *b, int n, int timeout_s);
 
