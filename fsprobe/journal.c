@@ -95,6 +95,15 @@ fail:
 	return ret;
 }
 
+void fsp_journal_leave(struct fsp_journal *j)
+{
+	if (j->fd >= 0)
+		close(j->fd);
+	if (j->lockfd >= 0)
+		close(j->lockfd);
+	j->fd = j->lockfd = -1;
+}
+
 int fsp_journal_path(const struct fsp_journal *j, char *buf, size_t len,
 		     const char *name)
 {

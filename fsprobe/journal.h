@@ -35,6 +35,12 @@ int fsp_journal_create(struct fsp_journal *j, const char *base);
  */
 int fsp_journal_add(struct fsp_journal *j, const char *kind, const char *a,
 		    const char *b);
+/*
+ * Close the journal and give up the run's lock, leaving the run
+ * directory for `fsprobe cleanup`: a task that cannot be killed still
+ * holds what it lists (the journal's "stuck" line names the task).
+ */
+void fsp_journal_leave(struct fsp_journal *j);
 /* Path of a name inside the run directory. */
 int fsp_journal_path(const struct fsp_journal *j, char *buf, size_t len,
 		     const char *name);

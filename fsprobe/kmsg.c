@@ -88,6 +88,53 @@ int fsp_kmsg_scan(struct fsp_kmsg *k, char *buf, size_t len)
 	return hits;
 }
 
+/* Append record rec ("prio,seq,usec,flags;msg") if not older. */
+static int since_one(char *rec, long long since_us, char *buf, size_t len,
+		     size_t *used)
+{
+	char *msg = strchr(rec, ';'), *nl;
+	long long us;
+	int w;
+
+	if (!msg || sscanf(rec, "%*u,%*u,%lld", &us) != 1 || us < since_us)
+		return 0;
+	msg++;
+	nl = strchr(msg, '\n');
+	if (nl)
+		*nl = '\0';
+	if (*used + 1 >= len)
+		return 1;
+	w = snprintf(buf + *used, len - *used, "%s[%lld.%06lld] %s",
+		     *used ? "\n" : "", us / 1000000, us % 1000000, msg);
+	*used = w < 0 ? *used : *used + w >= len ? len - 1 : *used + w;
+	return 1;
+}
+
+int fsp_kmsg_since(long long since_us, char *buf, size_t len)
+{
+	char rec[8192];
+	size_t used = 0;
+	int fd, nr = 0;
+
+	if (len)
+		buf[0] = '\0';
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = read(fd, rec, sizeof(rec) - 1);
+
+		if (n < 0 && (errno == EINTR || errno == EPIPE))
+			continue;
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		nr += since_one(rec, since_us, buf, len, &used);
+	}
+	close(fd);
+	return nr;
+}
+
 void fsp_kmsg_close(struct fsp_kmsg *k)
 {
 	if (k->fd >= 0)

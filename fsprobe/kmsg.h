@@ -22,6 +22,14 @@ int fsp_kmsg_open(struct fsp_kmsg *k);
  * lines, or -errno.
  */
 int fsp_kmsg_scan(struct fsp_kmsg *k, char *buf, size_t len);
+/*
+ * Every record logged at or after since_us (CLOCK_MONOTONIC in
+ * microseconds, the clock of the records' time stamps) into buf, one
+ * "[seconds.micro] message" a line, as many as fit in len. Returns the
+ * number of records, or -errno (EPERM: dmesg_restrict without
+ * CAP_SYSLOG).
+ */
+int fsp_kmsg_since(long long since_us, char *buf, size_t len);
 /* Is this one kernel log message a splat? */
 int fsp_kmsg_is_splat(const char *msg);
 void fsp_kmsg_close(struct fsp_kmsg *k);

@@ -26,6 +26,7 @@
 #include "knob.h"
 #include "loop.h"
 #include "mnt.h"
+#include "task.h"
 #include "trace.h"
 #include "unwind.h"
 #include "util.h"
@@ -389,6 +390,65 @@ static void stale_fresh_dir(const char *base, const char *name,
 		close(lfd);
 }
 
+/*
+ * The watchdog's "stuck\tPID/START\tCOMM: STEP" lines of a journal: 1
+ * if such a task still lives (the same pid and start time), which then
+ * holds what the run made (its mounts, the loop device under them);
+ * what says which.
+ */
+static int stuck_alive(const char *dir, const char *journal, char *what,
+		       size_t len)
+{
+	char *text, *line, *save;
+	int found = 0;
+
+	if (fsp_slurp(journal, &text, NULL))
+		return 0;
+	for (line = strtok_r(text, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long start;
+		char step[256];
+		int pid;
+
+		if (sscanf(line, "stuck\t%d/%llu\t%255[^\n]", &pid, &start,
+			   step) != 3 || !fsp_task_alive(pid, start))
+			continue;
+		snprintf(what, len, "%s: task %d (%s) is stuck in the "
+			 "kernel; the mounts and loop device it holds cannot "
+			 "be released until it ends", dir, pid, step);
+		found = 1;
+	}
+	free(text);
+	return found;
+}
+
+/* A dead run left because a task of it is stuck (stuck_alive). */
+static int left_stuck(const char *dir, struct fsp_unwind_stats *st)
+{
+	char path[PATH_MAX], what[sizeof(st->stuck_what)];
+
+	if (fsp_fmt(path, sizeof(path), "%s/%s", dir, FSP_JOURNAL_NAME) ||
+	    !stuck_alive(dir, path, what, sizeof(what)))
+		return 0;
+	if (!st->stuck++)
+		memcpy(st->stuck_what, what, sizeof(what));
+	return 1;
+}
+
+/* The pid in a run's lock file is gone (its workers may linger). */
+static int owner_dead(int lfd)
+{
+	char buf[32];
+	ssize_t n = pread(lfd, buf, sizeof(buf) - 1, 0);
+	int pid;
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	pid = atoi(buf);
+	return pid > 0 && kill(pid, 0) && errno == ESRCH;
+}
+
 int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st)
 {
 	struct dirent *de;
@@ -426,8 +486,15 @@ int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st)
 			continue;
 		lfd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (lfd >= 0 && !lock_when_dead(lfd)) {
-			st->live++;
+			/* Held by a stuck worker of a dead run, or live. */
+			if (!(owner_dead(lfd) && left_stuck(dir, st)))
+				st->live++;
 			close(lfd);
+			continue;
+		}
+		if (left_stuck(dir, st)) {
+			if (lfd >= 0)
+				close(lfd);
 			continue;
 		}
 		if (fsp_fmt(path, sizeof(path), "%s/%s", dir, FSP_JOURNAL_NAME) ||

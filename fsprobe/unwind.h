@@ -19,6 +19,8 @@ struct fsp_unwind_stats {
 	int instances;		/* tracefs instances removed */
 	int files;		/* images and directories removed */
 	int refused;		/* entries not ours on inspection, left alone */
+	int stuck;		/* dead runs left: a task of theirs is stuck */
+	char stuck_what[512];	/* the first such: run, task, step */
 };
 
 /* Unwind everything the journal lists (LIFO), remove the run dir. */

@@ -10,6 +10,9 @@
  *                              answering: requests are read and never
  *                              replied to, so their callers wait in D
  *                              state, unkillable, like a hung kernel
+ *   --hang-read                hang at the first READ request (swallowed):
+ *                              whoever reads file data first, after the
+ *                              files were written, waits in D state
  *   --hang-unread              once hung, stop reading requests instead:
  *                              their callers wait killable
  * It runs in the foreground, mounts MNT itself (root: mount(2) with fd=)
@@ -59,7 +62,7 @@ static size_t nr_nodes, cap_nodes;
 static int fuse_fd = -1;
 static const char *mnt;
 static unsigned long conn_minor;
-static int eio_read, eio_write, hang_unread;
+static int eio_read, eio_write, hang_unread, hang_read;
 static long hang_after = -1, nr_requests;
 static volatile sig_atomic_t stop, hang;
 
@@ -658,6 +661,11 @@ static int serve(const sigset_t *wait_mask)
 			break;		/* unmounted */
 		if (n < (ssize_t)sizeof(struct fuse_in_header))
 			continue;	/* EINTR, ENOENT: interrupted */
+		if (hang_read &&
+		    ((struct fuse_in_header *)buf)->opcode == FUSE_READ) {
+			hang = 1;	/* this one is never answered */
+			continue;
+		}
 		dispatch((struct fuse_in_header *)buf,
 			 buf + sizeof(struct fuse_in_header));
 		if (((struct fuse_in_header *)buf)->opcode != FUSE_INIT)
@@ -670,7 +678,7 @@ static int serve(const sigset_t *wait_mask)
 static int usage(void)
 {
 	fprintf(stderr, "usage: fuse-srv [--eio-read] [--eio-write] "
-		"[--hang-after N] [--hang-unread] MNT\n");
+		"[--hang-after N] [--hang-read] [--hang-unread] MNT\n");
 	return 2;
 }
 
@@ -685,6 +693,8 @@ int main(int argc, char **argv)
 			eio_read = 1;
 		else if (!strcmp(argv[i], "--eio-write"))
 			eio_write = 1;
+		else if (!strcmp(argv[i], "--hang-read"))
+			hang_read = 1;
 		else if (!strcmp(argv[i], "--hang-unread"))
 			hang_unread = 1;
 		else if (!strcmp(argv[i], "--hang-after") && i + 2 < argc)

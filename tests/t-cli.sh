@@ -57,6 +57,17 @@ expect2 "bad format" "unknown format 'xml'" run -f xml
 expect2 "option of another command" "does not apply to 'list'" list --keep
 expect2 "check needs DIR" "'check' takes" check
 expect2 "unknown probe" "unknown probe 'nope'" run -P nope
+# --step-timeout: seconds from 0 (no limit) to 86400, else one line and 2.
+for v in x -1 5s 1.5 86401 ""; do
+	"$F" check /tmp --step-timeout "$v" > "$T/out" 2> "$T/err"; rc=$?
+	first=$(head -n 1 "$T/err")
+	[ $rc -eq 2 ] && [ ! -s "$T/out" ] &&
+	[ "$first" = "fsprobe: --step-timeout takes seconds from 0 to 86400, not '$v'" ] &&
+	[ "$(grep -c . "$T/err")" -eq 2 ] && grep -q "^Try 'fsprobe --help'" "$T/err"
+	ok $? "--step-timeout '$v': exit 2 (got $rc), one line saying why, then Try"
+done
+expect2 "--step-timeout for env" "--step-timeout does not apply to 'env'" env --step-timeout 5
+"$F" --help | grep -q -- "--step-timeout=SEC"; ok $? "--help lists --step-timeout=SEC"
 expect2 "unknown profile" "did you mean: xfs-default" list -p xfs-defualt
 
 printf 'fs = xfs\nmkfs = mkfs.xfs\nsize = lots\n' > "$T/bad.conf"

@@ -53,6 +53,8 @@ struct fsp_cli {
 	const char *debs[8];	/* vm: linux-image (or -binary...) .debs */
 	int nr_debs;
 	unsigned long timeout_s;	/* vm: 0 means the default */
+	unsigned long step_timeout_s;	/* --step-timeout */
+	int step_timeout_set;		/* ... given (0 is "no limit") */
 	char **args;		/* positional arguments after the command */
 	int nr_args;
 };
@@ -69,6 +71,8 @@ struct fsp_command {
 extern const struct fsp_command fsp_commands[];
 
 int fsp_cli_parse(int argc, char **argv, struct fsp_cli *cli);
+/* --step-timeout in seconds, or its default; 0: no limit. */
+int fsp_cli_step_timeout(const struct fsp_cli *cli);
 /*
  * The options the option table marks for the guest's `fsprobe run`, as
  * given, in table order: add(ctx, "-p" or "--size", its value or NULL

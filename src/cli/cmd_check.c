@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "checker.h"
 #include "cli.h"
 #include "report.h"
 
@@ -46,7 +47,7 @@ int fsp_cmd_check(struct fsp_cli *cli)
 		fsp_res_doc_free(doc);
 		return FSP_EXIT_USAGE;
 	}
-	fsp_run_dir(cli->args[0], &o, &si, p);
+	fsp_check_dir(cli->args[0], &o, &si, fsp_cli_step_timeout(cli), p);
 	ret = fsp_render(cli, doc);
 	if (!ret)
 		ret = fsp_doc_exit_status(doc);

@@ -32,5 +32,11 @@ int fsp_cmd_cleanup(struct fsp_cli *cli)
 	       "not ours left alone\n", st.runs, st.live, st.loops, st.mounts,
 	       st.knobs, st.instances, st.files, st.refused,
 	       st.refused == 1 ? "y" : "ies");
+	if (st.stuck) {
+		fsp_warn("cleanup: could not release %d run(s): %s%s",
+			 st.stuck, st.stuck_what, st.stuck > 1 ?
+			 " (and more)" : "");
+		return FSP_EXIT_USAGE;
+	}
 	return FSP_EXIT_OK;
 }

@@ -18,7 +18,9 @@ int fsp_run_doc(struct fsp_cli *cli, struct fsp_res_doc **doc)
 {
 	struct fsp_profile *profs = NULL;
 	struct fsp_sched_opts so = { .jobs = cli->jobs,
-				     .tune_wq = cli->tune_wq };
+				     .tune_wq = cli->tune_wq,
+				     .step_timeout =
+					fsp_cli_step_timeout(cli) };
 	struct fsp_run_opts o;
 	const char *base = getenv("FSPROBE_STATE_DIR");
 	int nr = 0, ret;

@@ -19,11 +19,12 @@
 #include "progress.h"
 #include "util.h"
 #include "vm.h"
+#include "watchdog.h"
 
 enum {
 	OPT_SIZE = 256, OPT_KEEP, OPT_MODULES, OPT_DEB,
 	OPT_TIMEOUT, OPT_HELP_MAN, OPT_KCIDB_ORIGIN,
-	OPT_KCIDB_CHECKOUT, OPT_TUNE_WQ,
+	OPT_KCIDB_CHECKOUT, OPT_TUNE_WQ, OPT_STEP_TIMEOUT,
 };
 
 /* How an option's value is stored in struct fsp_cli, at off. */
@@ -34,7 +35,8 @@ enum opt_type {
 	OT_STR,		/* const char * */
 	OT_LIST,	/* const char *[max], its count (int) at nr_off */
 	OT_INT,		/* int from min to max */
-	OT_ULONG,	/* unsigned long from min to max */
+	OT_ULONG,	/* unsigned long from min to max; given (int) at
+			   nr_off if set, where 0 is a value of its own */
 	OT_FORMAT,	/* enum fsp_format, and format_set */
 };
 
@@ -199,6 +201,28 @@ static const struct fsp_option options[] = {
 	  .help = "stop a guest after SEC seconds (default: 1800)",
 	  .man = "\\fBvm\\fR: stop the guest after \\fISEC\\fR seconds "
 	  "(default 1800).\n" },
+	{ "step-timeout", OPT_STEP_TIMEOUT, "SEC", CMD_RUN | CMD_CHECK | CMD_VM,
+	  OPT_GUEST, .type = OT_ULONG, F(step_timeout_s),
+	  .nr_off = offsetof(struct fsp_cli, step_timeout_set), .min = 0,
+	  .max = 86400, .unit = "seconds",
+	  .help = "limit on each step (mkfs, mount, a probe, umount): "
+	  "error after SEC (300; 0: none)",
+	  .man = "A time limit on each step of a profile: mkfs, mount, "
+	  "writing the files\n"
+	  "(\\fBprepare\\fR), each probe, umount (default 300 seconds; 0: "
+	  "none). A step\n"
+	  "over it makes the profile \\fBerror\\fR, \\fISTEP\\fR did not "
+	  "finish in \\fIN\\fR s, with\n"
+	  "the stuck task's state, wait channel and kernel stack and the "
+	  "kernel log\n"
+	  "since the step began in \\fBprofiles[].watchdog\\fR; its worker "
+	  "is killed and\n"
+	  "the other profiles go on. A task in D state cannot die until the "
+	  "kernel\n"
+	  "lets it go: what it holds is left, its run directory with it, and "
+	  "the\n"
+	  "journal names it; \\fBcleanup\\fR says so and exits 2 while it "
+	  "lives.\n" },
 	{ "verbose", 'v', NULL, CMD_ALL, OPT_GUEST, .type = OT_COUNT,
 	  F(verbose),
 	  .help = "progress on stderr; the table shows every probe's evidence",
@@ -355,8 +379,11 @@ static void usage_options(FILE *out)
 			snprintf(syn, sizeof(syn), "    --%s%s%s", o->name,
 				 o->arg ? "=" : "", o->arg ? o->arg : "");
 		cmd_names(o->cmds, cmds, sizeof(cmds));
-		/* A synopsis too wide for the column gets a line of its own. */
-		if (strlen(syn) > 22)
+		/*
+		 * A synopsis too wide for the column gets a line of its own;
+		 * one that fills it would touch its help text.
+		 */
+		if (strlen(syn) >= 22)
 			fprintf(out, "  %s\n  %-22s %s [%s]\n", syn, "",
 				o->help, cmds);
 		else
@@ -553,6 +580,8 @@ static int set_option(struct fsp_cli *cli, const struct fsp_option *o,
 			*FIELD(cli, o, int) = v;
 		else
 			*FIELD(cli, o, unsigned long) = v;
+		if (o->type == OT_ULONG && o->nr_off)
+			*nr = 1;
 		break;
 	case OT_FORMAT:
 		if (parse_format(arg, FIELD(cli, o, enum fsp_format)))
@@ -583,6 +612,8 @@ static int nr_given(const struct fsp_cli *cli, const struct fsp_option *o)
 	case OT_LIST:
 		return *(const int *)((const char *)cli + o->nr_off);
 	case OT_ULONG:
+		if (o->nr_off)
+			return *(const int *)((const char *)cli + o->nr_off);
 		return *CFIELD(cli, o, unsigned long) != 0;
 	case OT_FORMAT:
 		return cli->format_set;
@@ -695,6 +726,12 @@ static int check_command(const struct fsp_cli *cli,
 				       cmd->max_args ? "arguments " :
 				       "no arguments", cmd->args);
 	return -1;
+}
+
+int fsp_cli_step_timeout(const struct fsp_cli *cli)
+{
+	return cli->step_timeout_set ? (int)cli->step_timeout_s :
+	       FSP_STEP_TIMEOUT_DEFAULT;
 }
 
 int fsp_cli_parse(int argc, char **argv, struct fsp_cli *cli)

@@ -306,6 +306,40 @@ static void probe_lines(FILE *out, struct summary *s,
 	}
 }
 
+static const char *wd_str(struct json_object *wd, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(wd, key, &v) && v ?
+	       json_object_get_string(v) : "?";
+}
+
+/*
+ * A step over --step-timeout: the stuck task and its kernel stack (the
+ * kernel log since the step began is in the JSON only).
+ */
+static void watchdog_lines(FILE *out, const struct fsp_res_profile *p)
+{
+	struct json_object *wd = p->watchdog, *v;
+	const char *s, *nl;
+
+	if (!wd || !json_object_is_type(wd, json_type_object))
+		return;
+	fprintf(out, "\n%s: %s did not finish: task %s (%s), state %s, "
+		"waiting in %s\n", or(p->name, "?"), wd_str(wd, "step"),
+		wd_str(wd, "pid"), wd_str(wd, "comm"), wd_str(wd, "state"),
+		wd_str(wd, "wchan"));
+	if (!json_object_object_get_ex(wd, "stack", &v) || !v) {
+		fprintf(out, "  (kernel stack not readable)\n");
+		return;
+	}
+	for (s = json_object_get_string(v); s && *s; s = nl ? nl + 1 : NULL) {
+		nl = strchr(s, '\n');
+		fprintf(out, "    %.*s\n", nl ? (int)(nl - s) : (int)strlen(s),
+			s);
+	}
+}
+
 /* "  label: a, b, c" wrapped at 79 columns, continued 4 in. */
 static void put_list(FILE *out, const char *label, const char *list)
 {
@@ -382,6 +416,8 @@ int fsp_report_table(FILE *out, const struct fsp_res_doc *doc,
 	}
 	for (i = 0; i < doc->nr_profiles; i++)
 		probe_lines(out, &s, &doc->profiles[i], o);
+	for (i = 0; i < doc->nr_profiles; i++)
+		watchdog_lines(out, &doc->profiles[i]);
 	st = doc->has_thp ? doc->thp.read_only_thp_for_fs_state : NULL;
 	summary(out, &s, st && !strcmp(st, "absent"));
 	return ferror(out) ? -EIO : 0;

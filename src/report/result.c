@@ -76,6 +76,7 @@ void fsp_res_profile_clear(struct fsp_res_profile *p)
 	}
 	free(p->probes);
 	free(p->kernel_log);
+	json_object_put(p->watchdog);
 	free(p->loop.device);
 	free(p->loop.slot_device_refused);
 	fsp_res_profile_init(p);
@@ -320,6 +321,8 @@ struct json_object *fsp_res_profile_json(const struct fsp_res_profile *p)
 		/* `check` has always put timing_ms before the verdict. */
 		add(o, "timing_ms", timing_json(&p->timing));
 		verdict_json(o, p, 1);
+		if (p->watchdog)
+			add(o, "watchdog", json_object_get(p->watchdog));
 		return o;
 	}
 	verdict_json(o, p, 0);
@@ -328,6 +331,8 @@ struct json_object *fsp_res_profile_json(const struct fsp_res_profile *p)
 		add(o, "description", jstr(p->description));
 	if (p->kernel_log)
 		add(o, "kernel_log", jstr(p->kernel_log));
+	if (p->watchdog)
+		add(o, "watchdog", json_object_get(p->watchdog));
 	if (p->loop.device) {
 		a = json_object_new_object();
 		add(a, "device", jstr(p->loop.device));

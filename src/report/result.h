@@ -60,6 +60,7 @@ struct fsp_res_profile {
 	int nr_probes;
 	struct fsp_res_timing timing;
 	char *kernel_log;
+	struct json_object *watchdog;	/* a step overran; NULL: absent */
 	struct {
 		char *device;		/* NULL: no "loop" member */
 		int slot_device;

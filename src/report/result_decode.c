@@ -120,6 +120,18 @@ static int get_bool(struct dec *d, struct json_object *obj, const char *key,
 	return ret;
 }
 
+/* An optional object, kept whole (the caller owns the reference). */
+static int get_object(struct dec *d, struct json_object *obj,
+		      const char *key, struct json_object **out)
+{
+	int ret = member(d, obj, key, json_type_object, 0, out);
+
+	if (ret)
+		*out = NULL;
+	json_object_get(*out);
+	return ret;
+}
+
 static int get_strings(struct dec *d, struct json_object *obj,
 		       const char *key, char ***out, int *nr)
 {
@@ -299,6 +311,8 @@ static int decode_rest(struct dec *d, struct json_object *o,
 		ret = decode_timing(d, o, &p->timing);
 	if (!ret)
 		ret = get_str(d, o, "kernel_log", 0, &p->kernel_log);
+	if (!ret)
+		ret = get_object(d, o, "watchdog", &p->watchdog);
 	if (!ret)
 		ret = decode_loop(d, o, p);
 	if (!ret)

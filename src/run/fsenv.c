@@ -18,6 +18,7 @@
 #include "mnt.h"
 #include "sparse.h"
 #include "util.h"
+#include "watchdog.h"
 
 #define MKFS_TIMEOUT_S 300
 
@@ -56,7 +57,9 @@ static int run_mkfs(struct fsp_fsenv *e)
 	int ret;
 
 	mkfs_argv(e, argv, FSP_ARRAY_SIZE(argv));
+	fsp_wd_begin(e->wd, "mkfs");
 	ret = fsp_proc_run(argv, -1, FSP_PROC_TAIL, MKFS_TIMEOUT_S, &res);
+	fsp_wd_end(e->wd);
 	e->t_mkfs += res.ms;
 	if (ret) {
 		snprintf(e->err, sizeof(e->err), "%s: %s", argv[0],
@@ -83,8 +86,10 @@ static int mount_one(struct fsp_fsenv *e, const char *src,
 			      e->loop.dev : NULL);
 	if (ret)
 		return ret;
+	fsp_wd_begin(e->wd, "mount");
 	ret = fsp_mnt_mount(src, target, fstype, opts, e->readonly, msg,
 			    sizeof(msg));
+	fsp_wd_end(e->wd);
 	e->t_mount += fsp_now_ms() - t0;
 	if (ret)
 		snprintf(e->err, sizeof(e->err), "mount -t %s -o '%s': %s",
@@ -132,17 +137,20 @@ static int do_umount(struct fsp_fsenv *e)
 	long long t0 = fsp_now_ms();
 	int ret = 0;
 
+	if (!e->mounted && !e->lower_mounted)
+		return 0;
+	fsp_wd_begin(e->wd, "umount");
 	if (e->mounted) {
 		ret = fsp_mnt_umount(e->mnt);
-		if (ret)
-			return ret;
-		e->mounted = 0;
+		if (!ret)
+			e->mounted = 0;
 	}
-	if (e->lower_mounted) {
+	if (!ret && e->lower_mounted) {
 		ret = fsp_mnt_umount(e->lower);
 		if (!ret)
 			e->lower_mounted = 0;
 	}
+	fsp_wd_end(e->wd);
 	e->t_umount += fsp_now_ms() - t0;
 	return ret;
 }

@@ -33,6 +33,7 @@ struct fsp_fsenv {
 	long long files_kb;	/* what prepare() wrote, for bench/run */
 	long long mkfs_disk_kb;	/* the image's disk use right after mkfs */
 	long long mkfs_punched_kb; /* zeroed ranges of it made holes */
+	struct fsp_wd_slot *wd;	/* the watchdog's slot (watchdog.h) */
 	char err[2048];
 };
 

@@ -26,6 +26,7 @@
 #include "slots.h"
 #include "util.h"
 #include "verdict.h"
+#include "watchdog.h"
 
 const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 				   char *buf, size_t len)
@@ -120,7 +121,9 @@ static int prepare_cases(const struct fsp_run_opts *o,
 	for (i = 0; i < o->nr_cases; i++) {
 		if (!o->cases[i]->prepare)
 			continue;
+		fsp_wd_begin(o->wd, "prepare %s", o->cases[i]->name);
 		ret = o->cases[i]->prepare(t);
+		fsp_wd_end(o->wd);
 		if (ret) {
 			snprintf(err, len, "%s: preparing files: %s (%s)",
 				 o->cases[i]->name, strerror(-ret),
@@ -195,12 +198,16 @@ static int evict_all(const char *dir, unsigned long *left, const char **how)
 	return ret;
 }
 
+/* check's recycle: t->priv is the watchdog's slot (or NULL). */
 static int evict_dir(const struct fsp_target *t)
 {
 	unsigned long left;
 	const char *how;
-	int ret = evict_all(t->dir, &left, &how);
+	int ret;
 
+	fsp_wd_begin(t->priv, "evict");
+	ret = evict_all(t->dir, &left, &how);
+	fsp_wd_end(t->priv);
 	return ret ? ret : left ? -EBUSY : 0;
 }
 
@@ -221,7 +228,9 @@ static void run_cold_checks(const struct fsp_run_opts *o,
 				      strerror(-ret));
 			continue;
 		}
+		fsp_wd_begin(o->wd, "probe %s", o->cases[i]->name);
 		o->cases[i]->run_cold(t, &probes[i]);
+		fsp_wd_end(o->wd);
 	}
 	/* The cycle's cost is shared: charge it to the first such case. */
 	for (i = 0; i < o->nr_cases; i++)
@@ -254,7 +263,9 @@ static long long run_cases(const struct fsp_run_opts *o,
 
 		fsp_probe_init(&probes[i], o->cases[i]);
 		progress(o, idx, name, o->cases[i]->name);
+		fsp_wd_begin(o->wd, "probe %s", o->cases[i]->name);
 		o->cases[i]->run(t, &probes[i]);
+		fsp_wd_end(o->wd);
 		probes[i].ms = fsp_now_ms() - s;
 		need_cold |= o->cases[i]->run_cold != NULL;
 		/*
@@ -518,6 +529,7 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 	e.j = j;
 	e.loop.fd = -1;
 	e.lent = lease->loop;
+	e.wd = o->wd;
 	fsp_kmsg_open(&km);
 	if (fsp_profile_unrunnable(prof, why, sizeof(why))) {
 		fsp_kmsg_close(&km);
@@ -568,11 +580,14 @@ void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	t.cold_method = t.shmem ? "none (tmpfs: data lives in the cache)" :
 				  "fadvise";
 	t.recycle = evict_dir;
+	t.priv = o->wd;
 	fsp_slot_lease_init(&l, NULL, NULL);	/* an instance of its own */
 	t.trace = &l.handle;
 	ret = prepare_cases(o, &t, why, sizeof(why));
 	if (!ret && !t.shmem) {
+		fsp_wd_begin(o->wd, "evict");
 		ret = evict_all(work, &left, &how);
+		fsp_wd_end(o->wd);
 		if (ret)
 			snprintf(why, sizeof(why), "making the files cold: %s",
 				 strerror(-ret));

@@ -27,11 +27,13 @@ struct fsp_run_opts {
 	enum fsp_progress_mode progress;	/* on stderr (progress.h) */
 	int nr_profiles;	/* for "[i/N]" in them */
 	const char *payload_dir;
+	struct fsp_wd_slot *wd;	/* where steps are announced, or NULL */
 };
 
 #define FSP_DEFAULT_SIZE_MB 512
 
 struct fsp_slot_lease;
+struct fsp_wd_slot;
 
 /*
  * Run one profile with what its worker slot lent it (slots.h: the

@@ -26,7 +26,9 @@
 #include "scheduler.h"
 #include "slots.h"
 #include "unwind.h"
+#include "task.h"
 #include "util.h"
+#include "watchdog.h"
 
 #define MAX_WORKERS 256
 
@@ -85,6 +87,11 @@ struct run {
 	int *finished;			/* cleanly exited, dir to remove */
 	int nr_finished;
 	int *order;			/* start order (start_order) */
+	struct fsp_wd_slot *wd;		/* each worker's step, by profile */
+	int *fired;			/* the watchdog killed its worker */
+	pid_t *stuck;			/* ... and found this task stuck */
+	unsigned long long *stuck_start;	/* (its start time) */
+	sigset_t old_mask;		/* before SIGCHLD was blocked */
 	struct fsp_slot *slots;
 	int *cpus;			/* slot i's CPU, or -1 */
 	int jobs;
@@ -134,11 +141,14 @@ static void __attribute__((noreturn))
 worker(struct run *r, int p, struct fsp_slot_lease *lease, int cpu)
 {
 	const struct fsp_profile *prof = &r->profs[p];
+	struct fsp_run_opts o = *r->o;
 	struct fsp_res_profile res;
 	char path[4096], tmp[4200];
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	fsp_set_signals(SIG_DFL);
+	sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
+	o.wd = &r->wd[p];
 	if (getppid() != r->self)
 		_exit(3);	/* parent died before PDEATHSIG was set */
 	/* A CPU that went offline: the worker runs unbound, and says so. */
@@ -149,7 +159,7 @@ worker(struct run *r, int p, struct fsp_slot_lease *lease, int cpu)
 		fsp_res_set_verdict(&res, FSP_V_ERROR, "cannot create a "
 				    "private mount namespace");
 	} else {
-		fsp_run_profile(prof, p, r->o, lease, &r->si, &r->j, &res);
+		fsp_run_profile(prof, p, &o, lease, &r->si, &r->j, &res);
 	}
 	cpu = fsp_cpu_pinned();
 	res.worker_cpu = cpu >= 0 ? cpu : FSP_RES_NULL;
@@ -376,6 +386,10 @@ static void run_free(struct run *r)
 	free(r->slots);
 	free(r->order);
 	free(r->cpus);
+	free(r->fired);
+	free(r->stuck);
+	free(r->stuck_start);
+	fsp_wd_board_free(r->wd, r->nr);
 }
 
 /*
@@ -391,6 +405,20 @@ static void tune_workqueue(struct run *r)
 				    sizeof(r->wq_was)) && r->o->verbose)
 		fprintf(stderr, "fsprobe: workqueue affinity scope %s -> cpu "
 			"for this run\n", r->wq_was);
+}
+
+/*
+ * SIGCHLD blocked: the parent waits for it with a timeout (wait_child),
+ * so that the watchdog looks at the workers' steps while they run.
+ * Workers restore the mask before anything else.
+ */
+static void block_sigchld(struct run *r)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, &r->old_mask);
 }
 
 /* The journal, the signal handlers, the state arrays; 0 or exit code. */
@@ -427,8 +455,13 @@ static int run_start(struct run *r)
 	r->slots = calloc(r->jobs, sizeof(*r->slots));
 	r->order = start_order(r->profs, r->nr);
 	r->cpus = slot_cpus(r->jobs);
+	r->wd = fsp_wd_board_new(r->nr);
+	r->fired = calloc(r->nr, sizeof(*r->fired));
+	r->stuck = calloc(r->nr, sizeof(*r->stuck));
+	r->stuck_start = calloc(r->nr, sizeof(*r->stuck_start));
 	if (!r->results || !r->status || !r->pids || !r->finished ||
-	    !r->slots || !r->order || !r->cpus) {
+	    !r->slots || !r->order || !r->cpus || !r->wd || !r->fired ||
+	    !r->stuck || !r->stuck_start) {
 		fsp_warn("out of memory");
 		fsp_journal_finish(&r->j, NULL);
 		fsp_set_signals(SIG_DFL);
@@ -436,6 +469,7 @@ static int run_start(struct run *r)
 		return FSP_EXIT_USAGE;
 	}
 	tune_workqueue(r);
+	block_sigchld(r);
 	r->t0 = fsp_now_ms();
 	return 0;
 }
@@ -491,14 +525,101 @@ static void tidy(struct run *r)
 		fsp_remove_profile_dir(&r->j, r->finished[--r->nr_finished]);
 }
 
+/*
+ * A step over its limit: the profile is `error` with what the stuck
+ * task was doing, the journal names the task (cleanup must know what
+ * holds the profile's resources), its worker is killed and its slot
+ * taken back; the run goes on without waiting for it.
+ */
+static void fire(struct run *r, int i, const struct fsp_wd_step *st)
+{
+	int slot, to = r->so->step_timeout;
+	char a[64], b[256];
+	struct fsp_task t;
+
+	r->results[i] = no_result(&r->profs[i], FSP_V_ERROR, NULL);
+	if (!r->results[i])
+		return;
+	fsp_wd_fire(r->pids[i], st, to, r->results[i], &t);
+	r->stuck[i] = t.pid;
+	r->stuck_start[i] = t.start;
+	r->wd[i].start_us = 0;
+	r->fired[i] = 1;
+	snprintf(a, sizeof(a), "%d/%llu", (int)t.pid, t.start);
+	snprintf(b, sizeof(b), "%s: %s", t.comm, st->step);
+	fsp_journal_add(&r->j, "stuck", a, b);
+	fsp_wd_kill(r->pids[i]);
+	fsp_warn("%s: %s (task %d %s in state %c)", r->profs[i].name,
+		 r->results[i]->reason, (int)r->stuck[i], t.comm,
+		 t.state ? t.state : '?');
+	slot = worker_slot(0, r->pids[i]);
+	fsp_slot_returned(&r->slots[slot], 0);
+	r->running--;
+	r->done++;
+	progress(r->o, r->done, r->nr, r->results[i]);
+}
+
+static void watchdog(struct run *r)
+{
+	struct fsp_wd_step st;
+	int i;
+
+	for (i = 0; i < r->nr; i++)
+		if (!r->results[i] && r->pids[i] > 0 &&
+		    fsp_wd_expired(&r->wd[i], r->so->step_timeout, &st))
+			fire(r, i, &st);
+}
+
+/*
+ * Until a child changes state, a signal arrives or a second passes (a
+ * step that starts meanwhile is not on the board yet; and a SIGCHLD
+ * taken by a thread that has it unblocked is never lost for long), or,
+ * with a step timeout, the next deadline passes.
+ */
+static void wait_child(struct run *r)
+{
+	long long us = fsp_wd_next(r->wd, r->nr, r->so->step_timeout);
+	struct timespec ts;
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	if (us < 0 || us > 1000000)
+		us = 1000000;
+	us += 1000;
+	ts.tv_sec = us / 1000000;
+	ts.tv_nsec = (us % 1000000) * 1000;
+	sigtimedwait(&set, NULL, &ts);
+	watchdog(r);
+}
+
+/* A worker the watchdog killed exited after all: forget it. */
+static int reaped_fired(struct run *r, pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < r->nr; i++)
+		if (r->fired[i] == 1 && r->pids[i] == pid) {
+			r->fired[i] = 2;
+			return 1;
+		}
+	return 0;
+}
+
 /* Wait for one worker and collect it: 0, or -1 to stop waiting. */
 static int reap_one(struct run *r)
 {
 	int i, wst, slot, clean;
-	pid_t pid = waitpid(-1, &wst, 0);
+	pid_t pid = waitpid(-1, &wst, WNOHANG);
 
+	if (pid == 0) {
+		wait_child(r);
+		return 0;
+	}
 	if (pid < 0)
 		return errno == EINTR ? 0 : -1;
+	if (reaped_fired(r, pid))
+		return 0;
 	for (i = 0; i < r->nr; i++) {
 		if (r->results[i] || r->pids[i] != pid)
 			continue;
@@ -515,6 +636,45 @@ static int reap_one(struct run *r)
 		break;
 	}
 	return 0;
+}
+
+/*
+ * The workers the watchdog killed: reaped if they died, within two
+ * seconds. 1 if a stuck task lives on: what it holds (a mount, the loop
+ * device under it) cannot be released, and the run directory stays for
+ * `fsprobe cleanup`, its journal naming the task.
+ */
+static int settle_fired(struct run *r)
+{
+	struct timespec ts = { 0, 100 * 1000000L };
+	int i, round, alive = 0;
+	struct fsp_task t;
+
+	for (round = 0; round < 20; round++) {
+		alive = 0;
+		for (i = 0; i < r->nr; i++) {
+			if (!r->fired[i])
+				continue;
+			if (r->fired[i] == 1 &&
+			    waitpid(r->pids[i], NULL, WNOHANG) == r->pids[i])
+				r->fired[i] = 2;
+			alive += fsp_task_alive(r->stuck[i],
+						r->stuck_start[i]);
+		}
+		if (!alive)
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+	for (i = 0; i < r->nr; i++)
+		if (r->fired[i] && fsp_task_alive(r->stuck[i],
+						  r->stuck_start[i]) &&
+		    !fsp_task_read(r->stuck[i], &t))
+			fsp_warn("%s: task %d (%s) is still stuck (state %c); "
+				 "what it holds stays: run directory %s is "
+				 "left for 'fsprobe cleanup'",
+				 r->profs[i].name, (int)t.pid, t.comm,
+				 t.state, r->j.dir);
+	return 1;
 }
 
 /* Restore, fill in what never ran, build the document, unwind. */
@@ -538,10 +698,13 @@ static struct fsp_res_doc *run_finish(struct run *r)
 	if (doc)
 		add_resources(r, doc);
 	fsp_slots_finish(r->slots, r->jobs);
-	if (r->o->keep)
+	if (settle_fired(r))
+		fsp_journal_leave(&r->j);
+	else if (r->o->keep)
 		fprintf(stderr, "fsprobe: kept run directory %s\n", r->j.dir);
 	else
 		fsp_journal_finish(&r->j, NULL);
+	sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
 	fsp_set_signals(SIG_DFL);
 	run_free(r);
 	return doc;

@@ -20,6 +20,7 @@ struct fsp_sched_opts {
 	const char *base;	/* state base (FSPROBE_STATE_DIR) */
 	int jobs;		/* -j; 0: one per online CPU */
 	int tune_wq;		/* --tune-workqueue: scope "cpu" if bound */
+	int step_timeout;	/* --step-timeout, seconds; 0: none */
 };
 
 /*

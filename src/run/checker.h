@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * checker.h - `fsprobe check DIR`'s engine: the cases run on DIR in a
+ * forked worker, so that the watchdog (watchdog.h) can give up on a step
+ * that hangs in the kernel (a FUSE or NFS server that stopped
+ * answering) and still report, where a process stuck in D state could
+ * not even exit.
+ */
+#ifndef FSP_CHECKER_H
+#define FSP_CHECKER_H
+
+#include "result.h"
+#include "runner.h"
+#include "sysinfo.h"
+
+/*
+ * Run the cases on dir (fsp_run_dir) in a worker; out gets its result,
+ * or verdict error and `watchdog` when a step ran over step_timeout
+ * seconds (0: no limit), or why the worker gave none.
+ */
+void fsp_check_dir(const char *dir, const struct fsp_run_opts *o,
+		   const struct fsp_sysinfo *si, int step_timeout,
+		   struct fsp_res_profile *out);
+
+#endif
