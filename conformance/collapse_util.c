@@ -145,6 +145,7 @@ static int refused_by_order(const struct fsp_target *t, struct fsp_probe *p,
 	fsp_probe_set(p, FSP_SKIP, "MADV_COLLAPSE: EINVAL: largest folio "
 		      "order observed %d < PMD order %d", order,
 		      t->si->pmd_order);
+	p->order_refused = 1;
 	return 1;
 }
 

@@ -239,8 +239,22 @@ static int name_width(const struct fsp_res_doc *doc)
 	return w;
 }
 
+/* The ROUTE column: 14 wide, or as wide as the longest route list. */
+static int route_width(const struct fsp_res_doc *doc)
+{
+	char routes[64];
+	int i, w = 14;
+
+	for (i = 0; i < doc->nr_profiles; i++) {
+		routes_str(&doc->profiles[i], routes, sizeof(routes));
+		if ((int)strlen(routes) > w)
+			w = (int)strlen(routes);
+	}
+	return w;
+}
+
 static void profile_line(FILE *out, const struct fsp_res_doc *doc,
-			 const struct fsp_res_profile *p, int w,
+			 const struct fsp_res_profile *p, int w, int rw,
 			 const struct fsp_render_opts *o)
 {
 	char routes[64], rd[24], ft[24];
@@ -253,7 +267,7 @@ static void profile_line(FILE *out, const struct fsp_res_doc *doc,
 	fprintf(out, "%-*s %-8s ", w, or(p->name, "?"), or(p->fs, "?"));
 	paint(out, o, verdict_colour(p->verdict), 17,
 	      or(fsp_res_verdict_name(p), "?"));
-	fprintf(out, " %-14s %-5s ", routes, rd);
+	fprintf(out, " %-*s %-5s ", rw, routes, rd);
 	if (p->reason && *p->reason)
 		fprintf(out, "%-5s %s\n", ft, p->reason);
 	else
@@ -352,7 +366,7 @@ int fsp_report_table(FILE *out, const struct fsp_res_doc *doc,
 	static const struct fsp_render_opts dflt;
 	struct summary s;
 	const char *st;
-	int i, w;
+	int i, w, rw;
 
 	if (!doc)
 		return -EINVAL;
@@ -361,10 +375,11 @@ int fsp_report_table(FILE *out, const struct fsp_res_doc *doc,
 	memset(&s, 0, sizeof(s));
 	header(out, doc);
 	w = name_width(doc);
-	fprintf(out, "%-*s %-8s %-17s %-14s %-5s %-5s %s\n", w, "PROFILE",
-		"FS", "VERDICT", "ROUTE", "READ", "FAULT", "REASON");
+	rw = route_width(doc);
+	fprintf(out, "%-*s %-8s %-17s %-*s %-5s %-5s %s\n", w, "PROFILE",
+		"FS", "VERDICT", rw, "ROUTE", "READ", "FAULT", "REASON");
 	for (i = 0; i < doc->nr_profiles; i++) {
-		profile_line(out, doc, &doc->profiles[i], w, o);
+		profile_line(out, doc, &doc->profiles[i], w, rw, o);
 		summarize(&s, &doc->profiles[i]);
 	}
 	for (i = 0; i < doc->nr_profiles; i++)
