@@ -16,8 +16,8 @@ static const struct fsp_verdict_info verdicts[] = {
 	[FSP_V_PMD] = { "pmd", 4, FSP_FAM_FILE,
 		"PMD-order folios reached on the fault route" },
 	[FSP_V_PMD_COLLAPSE_ONLY] = { "pmd-collapse-only", 3, FSP_FAM_FILE,
-		"PMD only via collapse: loses huge text when "
-		"READ_ONLY_THP_FOR_FS goes" },
+		"PMD only via collapse (MADV_COLLAPSE, khugepaged), none on "
+		"the fault path" },
 	[FSP_V_LARGE] = { "large", 2, FSP_FAM_FILE,
 		"large folios, largest observed order < PMD order" },
 	[FSP_V_BASE] = { "base", 1, FSP_FAM_FILE, "order-0 folios only" },
@@ -216,7 +216,7 @@ void fsp_verdict_attribute(struct fsp_probe *probes, int nr,
 		else
 			snprintf(p->reason, sizeof(p->reason), "MADV_COLLAPSE: "
 				 "EINVAL although order %d was observed: range "
-				 "not collapsible (dirty, open for write, or "
-				 "private COW pages)", largest);
+				 "not collapsible (dirty pages not written "
+				 "back, or private COW pages)", largest);
 	}
 }

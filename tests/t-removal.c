@@ -383,8 +383,8 @@ static void test_attribute(void)
 	fsp_verdict_derive(p, 3, 0, 9, &v);
 	fsp_verdict_attribute(p, 3, &v, 9, 1);
 	tap_ok(!strcmp(p[1].reason, "MADV_COLLAPSE: EINVAL although order 9 "
-		       "was observed: range not collapsible (dirty, open for "
-		       "write, or private COW pages)"),
+		       "was observed: range not collapsible (dirty pages not "
+		       "written back, or private COW pages)"),
 	       "attribute: PMD reached elsewhere: order is not the cause (%s)",
 	       p[1].reason);
 	mk(&p[0], &col, FSP_PASS, FSP_ROUTE_COLLAPSE, -1, 0, 0);
