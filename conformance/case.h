@@ -67,6 +67,12 @@ struct fsp_probe {
 	int routes;		/* FSP_ROUTE_* reached */
 	int order_read;		/* largest order on buffered read */
 	int order_fault;	/* largest order on the fault path */
+	/*
+	 * MADV_COLLAPSE refused where READ_ONLY_THP_FOR_FS is absent, the
+	 * reason naming this probe's order: the verdict rules put the
+	 * profile's largest observed order in its place.
+	 */
+	int order_refused;
 	long long ms;
 };
 

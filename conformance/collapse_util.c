@@ -66,10 +66,14 @@ const char *fsp_collapse_why(int err, const struct fsp_target *t)
 			       "disabled for this process";
 		if (t->si->ro_thp_state == FSP_KOPT_NOT_SET)
 			return "READ_ONLY_THP_FOR_FS not set";
+		/*
+		 * Since the removal a file open for write is collapsed
+		 * (collapse-writable measures it): not a cause here.
+		 */
 		if (t->si->ro_thp_state == FSP_KOPT_ABSENT)
 			return "range not collapsible although the mapping "
-			       "may reach PMD order (dirty, open for write, "
-			       "or private COW pages)";
+			       "may reach PMD order (dirty pages not written "
+			       "back, or private COW pages)";
 		if (t->si->ro_thp > 0)
 			return "refused although READ_ONLY_THP_FOR_FS=y: range "
 			       "not collapsible (dirty, open for write, or "
@@ -145,6 +149,7 @@ static int refused_by_order(const struct fsp_target *t, struct fsp_probe *p,
 	fsp_probe_set(p, FSP_SKIP, "MADV_COLLAPSE: EINVAL: largest folio "
 		      "order observed %d < PMD order %d", order,
 		      t->si->pmd_order);
+	p->order_refused = 1;
 	return 1;
 }
 

@@ -155,6 +155,14 @@ static void watch(const struct fsp_target *t, struct fsp_probe *p,
 	fsp_ev_bool(p, "pmd_reached", m->pmd_kb > before);
 	if (m->pmd_kb > before)
 		p->routes |= FSP_ROUTE_KHUGEPAGED;
+	/*
+	 * No PMD and not one full scan since the hint (a loaded TCG guest):
+	 * khugepaged never looked at the text, so nothing was measured.
+	 */
+	else if (why == 2 && scans0 >= 0 && counter("full_scans") <= scans0)
+		fsp_probe_set(p, FSP_SKIP, "khugepaged finished no full scan "
+			      "in %d ms: it never looked at the text",
+			      WAIT_MS);
 out:
 	ret = fsp_knob_restore_all(&ks);
 	if (ret)

@@ -207,6 +207,7 @@ void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 {
 	struct fsp_payload_report rc, rw;
 	char path[4096], why[256];
+	const char *ce;
 	int ret;
 
 	if (fsp_case_path(t, 0, copy, path, sizeof(path)) || access(path, X_OK)) {
@@ -252,8 +253,12 @@ void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 		p->routes |= t->shmem ? FSP_ROUTE_SHMEM : FSP_ROUTE_FAULT;
 	if (rc.pmd_mapped_kb > 0 || rw.pmd_mapped_kb > 0)
 		return;
-	fsp_probe_set(p, FSP_SKIP, "text VMA not PMD-mapped: cold %ld kB, "
-		      "warmed %ld kB%s (of %ld kB text)", rc.pmd_mapped_kb,
-		      rw.pmd_mapped_kb, t->shmem ? " ShmemPmdMapped" : "",
-		      rw.text_kb);
+	/* The cold run's MADV_COLLAPSE says why it made nothing. */
+	ce = rc.collapse_errno[0] && strcmp(rc.collapse_errno, "0") ?
+	     rc.collapse_errno : NULL;
+	fsp_probe_set(p, FSP_SKIP, "text VMA not PMD-mapped: cold %ld kB%s%s%s,"
+		      " warmed %ld kB%s (of %ld kB text)", rc.pmd_mapped_kb,
+		      ce ? " (MADV_COLLAPSE: " : "", ce ? ce : "",
+		      ce ? ")" : "", rw.pmd_mapped_kb,
+		      t->shmem ? " ShmemPmdMapped" : "", rw.text_kb);
 }

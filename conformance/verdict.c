@@ -16,8 +16,8 @@ static const struct fsp_verdict_info verdicts[] = {
 	[FSP_V_PMD] = { "pmd", 4, FSP_FAM_FILE,
 		"PMD-order folios reached on the fault route" },
 	[FSP_V_PMD_COLLAPSE_ONLY] = { "pmd-collapse-only", 3, FSP_FAM_FILE,
-		"PMD only via collapse: loses huge text when "
-		"READ_ONLY_THP_FOR_FS goes" },
+		"PMD only via collapse (MADV_COLLAPSE, khugepaged), none on "
+		"the fault path" },
 	[FSP_V_LARGE] = { "large", 2, FSP_FAM_FILE,
 		"large folios, largest observed order < PMD order" },
 	[FSP_V_BASE] = { "base", 1, FSP_FAM_FILE, "order-0 folios only" },
@@ -182,5 +182,41 @@ void fsp_verdict_derive(const struct fsp_probe *probes, int nr, int shmem,
 		v->verdict = FSP_V_SKIP;
 		snprintf(v->reason, sizeof(v->reason),
 			 "no reach probe ran (select fault-pmd or read-order)");
+	}
+}
+
+/*
+ * Where READ_ONLY_THP_FOR_FS is absent a collapse is refused
+ * because the mapping's folios cannot reach PMD order. The probe saw only
+ * its own range (often order 0: an unhinted fault); read-order and
+ * fault-pmd see what the mapping reaches, so the profile's largest order
+ * is the evidence. If some probe reached PMD order, order is not the
+ * cause and the reason says so.
+ */
+void fsp_verdict_attribute(struct fsp_probe *probes, int nr,
+			   struct fsp_verdict *v, int pmd_order, int removed)
+{
+	int i, largest = v->max_order_read > v->max_order_fault ?
+			 v->max_order_read : v->max_order_fault;
+
+	if (!removed)
+		return;
+	/* The option is gone: collapse-only PMD is simply what there is. */
+	if (v->verdict == FSP_V_PMD_COLLAPSE_ONLY)
+		late_only(v);
+	for (i = 0; i < nr; i++) {
+		struct fsp_probe *p = &probes[i];
+
+		if (!p->order_refused || p->result != FSP_SKIP || largest < 0)
+			continue;
+		if (largest < pmd_order)
+			snprintf(p->reason, sizeof(p->reason), "MADV_COLLAPSE: "
+				 "EINVAL: largest folio order observed %d < "
+				 "PMD order %d", largest, pmd_order);
+		else
+			snprintf(p->reason, sizeof(p->reason), "MADV_COLLAPSE: "
+				 "EINVAL although order %d was observed: range "
+				 "not collapsible (dirty pages not written "
+				 "back, or private COW pages)", largest);
 	}
 }

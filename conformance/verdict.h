@@ -56,5 +56,14 @@ struct fsp_verdict {
 
 void fsp_verdict_derive(const struct fsp_probe *probes, int nr, int shmem,
 			int pmd_order, struct fsp_verdict *v);
+/*
+ * After fsp_verdict_derive(), on a kernel without READ_ONLY_THP_FOR_FS
+ * (removed: the option absent from its config): the reasons of collapses
+ * refused by order (order_refused) name the largest order the profile's
+ * probes observed, and pmd-collapse-only no longer speaks of the option
+ * going.
+ */
+void fsp_verdict_attribute(struct fsp_probe *probes, int nr,
+			   struct fsp_verdict *v, int pmd_order, int removed);
 
 #endif

@@ -26,8 +26,8 @@ json_assert "$J" "[(k['path'], k['was'], k['during'], k['restored']) for k in d[
 	"resources.knobs: the three khugepaged knobs, their values, restored"
 
 for fs in xfs-default tmpfs-huge-advise; do
-	json_assert "$J" "probe('$fs', 'khugepaged')['result'] == 'pass' and ev('$fs', 'khugepaged')['khugepaged_running'] is True" \
-		"$fs: measured, khugepaged running"
+	json_assert "$J" "(probe('$fs', 'khugepaged')['result'] == 'pass' or (probe('$fs', 'khugepaged')['result'] == 'skip' and ev('$fs', 'khugepaged')['wait_end'] == 'timeout' and ev('$fs', 'khugepaged')['full_scans_after'] == ev('$fs', 'khugepaged')['full_scans_before'])) and ev('$fs', 'khugepaged')['khugepaged_running'] is True" \
+		"$fs: measured (or skipped: no full scan before the timeout), khugepaged running"
 	json_assert "$J" "0 <= ev('$fs', 'khugepaged')['wait_ms'] <= 2100 and ev('$fs', 'khugepaged')['wait_end'] in ('pmd-mapped', 'two full scans', 'timeout')" \
 		"$fs: bounded wait"
 	json_assert "$J" "ev('$fs', 'khugepaged')['full_scans_after'] >= ev('$fs', 'khugepaged')['full_scans_before'] >= 0 and ev('$fs', 'khugepaged')['pages_collapsed_after'] >= ev('$fs', 'khugepaged')['pages_collapsed_before'] >= 0" \

@@ -328,7 +328,15 @@ static int profile_change(FILE *out, struct side_pair s)
 	return worse + ret;
 }
 
-enum which { LOSE, LOSE_COLLAPSE, GAIN, UNMEASURED, ADDED, REMOVED };
+enum which { LOSE, LOSE_COLLAPSE, LOSE_ANY, GAIN, UNMEASURED, ADDED,
+	     REMOVED };
+
+/* File PMD text by any route: pmd or pmd-collapse-only. */
+static int pmd_text(const struct fsp_res_profile *p)
+{
+	return p->verdict == FSP_V_PMD ||
+	       p->verdict == FSP_V_PMD_COLLAPSE_ONLY;
+}
 
 /* Does pair s belong on summary line w? */
 static int in_summary(struct side_pair s, enum which w)
@@ -343,6 +351,8 @@ static int in_summary(struct side_pair s, enum which w)
 		return both && s.o->verdict == FSP_V_PMD_COLLAPSE_ONLY &&
 		       s.n->verdict != FSP_V_PMD &&
 		       s.n->verdict != FSP_V_PMD_COLLAPSE_ONLY;
+	case LOSE_ANY:
+		return both && pmd_text(s.o) && !pmd_text(s.n);
 	case GAIN:
 		return both && s.o->verdict != FSP_V_PMD &&
 		       s.n->verdict == FSP_V_PMD;
@@ -440,11 +450,24 @@ static void same_geometry(FILE *out, const struct fsp_res_doc *a,
 	}
 }
 
+/* "absent" in a document's thp object: the option removed (Linux 7.2). */
+static int removed(const struct fsp_res_doc *d)
+{
+	const char *st = d->has_thp ? d->thp.read_only_thp_for_fs_state :
+			 NULL;
+
+	return st && !strcmp(st, "absent");
+}
+
 static void summary(const struct cmp *c, int bad)
 {
 	FILE *out = c->out;
 
 	fputs("\nSummary:\n", out);
+	/* Old before the removal, new after it: who it cost PMD text. */
+	if (!removed(c->a) && removed(c->b))
+		summary_line(c, LOSE_ANY, "lose PMD text across the removal "
+			     "of READ_ONLY_THP_FOR_FS (any route)", 1);
 	summary_line(c, LOSE, "lose PMD text (was pmd)", 1);
 	summary_line(c, GAIN, "gain PMD text (now pmd)", 1);
 	summary_line(c, LOSE_COLLAPSE, "lose collapse-only PMD text "

@@ -279,10 +279,12 @@ static long long run_cases(const struct fsp_run_opts *o,
 	if (need_cold && t->recycle && !t->shmem)
 		run_cold_checks(o, t, probes);
 	fsp_slot_lease_release(l, fsp_slot_lease_last(l));
-	for (i = 0; i < o->nr_cases; i++)
-		probe_result(out, &probes[i]);
 	fsp_verdict_derive(probes, o->nr_cases, t->shmem, t->si->pmd_order,
 			   &v);
+	fsp_verdict_attribute(probes, o->nr_cases, &v, t->si->pmd_order,
+			      t->si->ro_thp_state == FSP_KOPT_ABSENT);
+	for (i = 0; i < o->nr_cases; i++)
+		probe_result(out, &probes[i]);
 	fsp_res_set_verdict(out, v.verdict, v.reason[0] ? v.reason : NULL);
 	out->routes = v.routes;
 	out->max_order_read = v.max_order_read >= 0 ? v.max_order_read :
