@@ -67,6 +67,7 @@ struct fsp_probe {
 	int routes;		/* FSP_ROUTE_* reached */
 	int order_read;		/* largest order on buffered read */
 	int order_fault;	/* largest order on the fault path */
+	int order_min;		/* smallest order of a folio seen, or -1 */
 	long long ms;
 };
 

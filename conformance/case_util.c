@@ -29,7 +29,7 @@ void fsp_probe_init(struct fsp_probe *p, const struct fsp_case *c)
 	p->c = c;
 	p->result = FSP_PASS;
 	p->evidence = json_object_new_object();
-	p->order_read = p->order_fault = -1;
+	p->order_read = p->order_fault = p->order_min = -1;
 }
 
 void fsp_probe_set(struct fsp_probe *p, enum fsp_outcome o,

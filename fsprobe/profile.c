@@ -266,6 +266,21 @@ int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 		ret = fsp_profile_err(err, 0, "'lower' is only for fs = overlay");
 		goto fail;
 	}
+	if (p->lower[0]) {
+		p->lower_kind = kind_of(p->lower);
+		if (p->lower_kind != FSP_PROFILE_DEVICE &&
+		    p->lower_kind != FSP_PROFILE_MEMORY) {
+			ret = fsp_profile_err(err, 0, "lower '%s': overlay needs "
+				   "a writable lower fs (a device fs or tmpfs)",
+				   p->lower);
+			goto fail;
+		}
+		if (p->lower_kind == FSP_PROFILE_MEMORY && p->nr_mkfs) {
+			ret = fsp_profile_err(err, 0, "lower '%s' has no mkfs",
+					      p->lower);
+			goto fail;
+		}
+	}
 	return 0;
 fail:
 	fsp_profile_free(p);

@@ -39,6 +39,7 @@ struct fsp_profile {
 	char description[256];
 	char lower[32];			/* overlay: fs type of the lower layer */
 	enum fsp_profile_kind kind;
+	enum fsp_profile_kind lower_kind; /* overlay: device or memory */
 };
 
 struct fsp_profile_error {
