@@ -133,7 +133,8 @@ static enum fsp_profile_kind kind_of(const char *fs)
 {
 	if (!strcmp(fs, "tmpfs") || !strcmp(fs, "ramfs"))
 		return FSP_PROFILE_MEMORY;
-	if (!strcmp(fs, "squashfs") || !strcmp(fs, "erofs"))
+	if (!strcmp(fs, "squashfs") || !strcmp(fs, "erofs") ||
+	    !strcmp(fs, "iso9660") || !strcmp(fs, "romfs"))
 		return FSP_PROFILE_IMAGE;
 	if (!strcmp(fs, "overlay"))
 		return FSP_PROFILE_OVERLAY;

@@ -22,7 +22,7 @@
 enum fsp_profile_kind {
 	FSP_PROFILE_DEVICE,	/* mkfs on a loop device, mounted from it */
 	FSP_PROFILE_MEMORY,	/* tmpfs, ramfs: no device, no mkfs */
-	FSP_PROFILE_IMAGE,	/* squashfs, erofs: mkfs from a staging dir */
+	FSP_PROFILE_IMAGE,	/* squashfs, erofs, iso9660, romfs: from a dir */
 	FSP_PROFILE_OVERLAY,	/* overlay on a `lower` device fs */
 };
 

@@ -137,7 +137,8 @@ static const struct {
 	{ "overlay-ext4", FSP_PROFILE_OVERLAY },
 	{ "overlay-tmpfs", FSP_PROFILE_OVERLAY }, { "ramfs", FSP_PROFILE_MEMORY },
 	{ "squashfs-zstd", FSP_PROFILE_IMAGE }, { "udf", DEV }, { "vfat", DEV },
-	{ "xfs-16k", DEV }, { "xfs-64k", DEV },
+	{ "xfs-16k", DEV }, { "xfs-64k", DEV }, { "ntfs", DEV }, { "bfs", DEV },
+	{ "iso9660", FSP_PROFILE_IMAGE }, { "romfs", FSP_PROFILE_IMAGE },
 };
 
 static void test_kinds(const struct fsp_profile *all, int nr)
