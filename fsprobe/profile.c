@@ -22,12 +22,14 @@
 
 #define FSP_PROFILE_FILE_MAX	(64 * 1024)
 
-enum key_id { K_FS, K_MKFS, K_MOUNT, K_SIZE, K_REQ, K_DESC, K_LOWER, K_NR };
+enum key_id {
+	K_FS, K_MKFS, K_MOUNT, K_SIZE, K_REQ, K_DESC, K_LOWER, K_MATRIX, K_NR
+};
 
 static const char *const key_names[K_NR] = {
 	[K_FS] = "fs", [K_MKFS] = "mkfs", [K_MOUNT] = "mount_options",
 	[K_SIZE] = "size", [K_REQ] = "requires", [K_DESC] = "description",
-	[K_LOWER] = "lower",
+	[K_LOWER] = "lower", [K_MATRIX] = "matrix",
 };
 
 int fsp_profile_err(struct fsp_profile_error *err, int line,
@@ -185,6 +187,13 @@ static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 	case K_REQ:
 		return split_words(v, p->requires, FSP_PROFILE_MAX_REQS,
 				   &p->nr_requires, err, line);
+	case K_MATRIX:
+		/* extended: a variant the default run leaves out. */
+		if (strcmp(v, "default") && strcmp(v, "extended"))
+			return fsp_profile_err(err, line, "matrix '%.32s': "
+				    "default or extended", v);
+		p->extended = !strcmp(v, "extended");
+		return 0;
 	case K_DESC:
 		if (strlen(v) >= sizeof(p->description))
 			return fsp_profile_err(err, line, "description too long");

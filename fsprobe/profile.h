@@ -40,6 +40,7 @@ struct fsp_profile {
 	char lower[32];			/* overlay: fs type of the lower layer */
 	enum fsp_profile_kind kind;
 	enum fsp_profile_kind lower_kind; /* overlay: device or memory */
+	int extended;			/* matrix = extended: only with -p */
 };
 
 struct fsp_profile_error {

@@ -35,6 +35,7 @@ static const struct bad bad[] = {
 	{ "fs = overlay\n", 0, "needs a 'lower'" },
 	{ "fs = ext4\nlower = xfs\n", 0, "only for fs = overlay" },
 	{ "fs = overlay\nlower = squashfs\n", 0, "writable lower fs" },
+	{ "fs = ext4\nmatrix = big\n", 2, "default or extended" },
 	{ "fs = overlay\nlower = tmpfs\nmkfs = mkfs.ext4\n", 0, "has no mkfs" },
 	{ "fs = ext4\nmount_options = journal_path=/dev/sdb\n", 2,
 	  "names a device" },
@@ -56,7 +57,8 @@ static void test_good(void)
 		"  mkfs = mkfs.ext4 -F  -q \"-E lazy_itable_init=1\"\n"
 		"mount_options = data=ordered,noatime\n"
 		"size = 300\n"
-		"requires = mkfs.ext4 CONFIG_EXT4_FS\n";
+		"requires = mkfs.ext4 CONFIG_EXT4_FS\n"
+		"matrix = extended\n";
 	struct fsp_profile_error err;
 	struct fsp_profile p;
 	int ret;
@@ -64,6 +66,7 @@ static void test_good(void)
 	ret = fsp_profile_parse_text("t", text, strlen(text), &p, &err);
 	TAP_EQ_LONG(ret, 0, "good profile parses");
 	TAP_EQ_STR(p.fs, "ext4", "fs");
+	TAP_EQ_LONG(p.extended, 1, "matrix = extended");
 	TAP_EQ_LONG(p.nr_mkfs, 4, "mkfs word count");
 	TAP_EQ_STR(p.mkfs[3], "-E lazy_itable_init=1", "quoted word kept whole");
 	TAP_EQ_STR(p.mount_options, "data=ordered,noatime", "mount_options");
@@ -137,7 +140,7 @@ static const struct {
 	{ "overlay-ext4", FSP_PROFILE_OVERLAY },
 	{ "overlay-tmpfs", FSP_PROFILE_OVERLAY }, { "ramfs", FSP_PROFILE_MEMORY },
 	{ "squashfs-zstd", FSP_PROFILE_IMAGE }, { "udf", DEV }, { "vfat", DEV },
-	{ "xfs-16k", DEV }, { "xfs-64k", DEV }, { "ntfs", DEV }, { "bfs", DEV },
+	{ "xfs-16k", DEV }, { "xfs-64k", DEV }, { "ntfs", DEV },
 	{ "iso9660", FSP_PROFILE_IMAGE }, { "romfs", FSP_PROFILE_IMAGE },
 };
 
