@@ -10,7 +10,7 @@
 . "$srcdir/tests/root-lib.sh"
 J="$TMPD/run.json"
 HAVE="erofs-lz4 erofs-lz4hc squashfs-zstd xfs-16k xfs-64k ext4-inline-data
-      ext4-casefold overlay-ext4 overlay-tmpfs"
+      ext4-casefold overlay-ext4 overlay-tmpfs ramfs"
 ABSENT="f2fs-default vfat exfat jfs nilfs2 ntfs3 udf hfs minix gfs2 ocfs2"
 args=
 for p in $HAVE $ABSENT; do args="$args -p $p"; done
@@ -52,6 +52,8 @@ json_assert "$J" "all(x['result'] != 'error' for x in p['erofs-lz4']['probes'])"
 # Overlay on tmpfs: the data is tmpfs's, shmem counters.
 json_assert "$J" "p['overlay-tmpfs']['verdict'].startswith('shmem-')" \
 	"overlay-tmpfs: a shmem verdict (the files live in tmpfs)"
+json_assert "$J" "p['ramfs']['verdict'].startswith('shmem-') and all(x['result'] != 'error' for x in p['ramfs']['probes'])" \
+	"ramfs: a shmem verdict, no probe errors (no blocks is no size limit)"
 json_assert "$J" "p['overlay-ext4']['verdict'] in ('pmd', 'large', 'base', 'pmd-collapse-only')" \
 	"overlay-ext4: a file verdict"
 
