@@ -73,6 +73,7 @@ struct fsp_probe {
 	 * profile's largest observed order in its place.
 	 */
 	int order_refused;
+	int order_min;		/* smallest order of a folio seen, or -1 */
 	long long ms;
 };
 

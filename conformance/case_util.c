@@ -29,7 +29,7 @@ void fsp_probe_init(struct fsp_probe *p, const struct fsp_case *c)
 	p->c = c;
 	p->result = FSP_PASS;
 	p->evidence = json_object_new_object();
-	p->order_read = p->order_fault = -1;
+	p->order_read = p->order_fault = p->order_min = -1;
 }
 
 void fsp_probe_set(struct fsp_probe *p, enum fsp_outcome o,
@@ -192,10 +192,14 @@ static int shmem_fill_hinted(const struct fsp_target *t, const char *path,
 	void *p;
 	int fd, ret;
 
-	/* A store through the mapping past the size limit is a SIGBUS. */
+	/*
+	 * A store through the mapping past the size limit is a SIGBUS.
+	 * ramfs has no limit and reports no blocks at all.
+	 */
 	if (statvfs(t->prep_dir, &sv))
 		return -errno;
-	if ((unsigned long long)sv.f_bavail * sv.f_frsize < size)
+	if (sv.f_blocks &&
+	    (unsigned long long)sv.f_bavail * sv.f_frsize < size)
 		return -ENOSPC;
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)

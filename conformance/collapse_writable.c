@@ -130,6 +130,12 @@ static int attempt(const struct fsp_target *t, struct fsp_probe *p,
 	int wfd = -1, ret;
 
 	ret = map_writable(t, name, make_dirty, &wfd, &m);
+	if (ret == -EROFS) {
+		fsp_probe_set(p, FSP_SKIP, "%s: %s cannot be opened for "
+			      "write: the filesystem is read-only (EROFS)",
+			      pfx, name);
+		goto out;
+	}
 	if (ret) {
 		fsp_probe_set(p, FSP_ERROR, "%s: mapping %s open for write: "
 			      "%s", pfx, name, fsp_errno_name(ret));
@@ -178,6 +184,11 @@ static void run(const struct fsp_target *t, struct fsp_probe *p)
 	fsp_ev_int(p, "dirty_pages_written", DIRTY_PAGES);
 	fsp_ev_str(p, "read_only_thp_for_fs_state",
 		   fsp_kopt_name(t->si->ro_thp_state));
+	if (t->readonly) {
+		fsp_probe_set(p, FSP_SKIP, "a read-only filesystem image: no "
+			      "file on it can be open for write");
+		return;
+	}
 	if (attempt(t, p, "clean", 0, clean, sizeof(clean)) ||
 	    attempt(t, p, "dirty", 1, dirt, sizeof(dirt)))
 		return;

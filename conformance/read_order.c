@@ -141,6 +141,19 @@ static void put_hist(struct fsp_probe *p, const char *key, const char *what,
 	fsp_ev_int(p, name, h->max_order);
 }
 
+/* The smallest order in h, if smaller than p's so far. */
+static void note_min_order(struct fsp_probe *p,
+			   const struct fsp_order_hist *h)
+{
+	int i;
+
+	for (i = 0; i <= FSP_ORDER_MAX; i++)
+		if (h->count[i])
+			break;
+	if (i <= FSP_ORDER_MAX && (p->order_min < 0 || i < p->order_min))
+		p->order_min = i;
+}
+
 /* Measure one mode; returns the largest order seen, or -1. */
 static int measure(const struct fsp_target *t, struct fsp_probe *p,
 		   struct fsp_trace *tr, int traced, const struct mode *m)
@@ -190,6 +203,7 @@ static int measure(const struct fsp_target *t, struct fsp_probe *p,
 	if (!ret) {
 		if (!fsp_pagemap_range(map.addr, map.len, &ph)) {
 			put_hist(p, m->key, "pagemap", &ph);
+			note_min_order(p, &ph);
 			if (ph.max_order > best)
 				best = ph.max_order;
 		}

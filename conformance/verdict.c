@@ -124,7 +124,7 @@ void fsp_verdict_derive(const struct fsp_probe *probes, int nr, int shmem,
 	int i, measured = 0, largest;
 
 	memset(v, 0, sizeof(*v));
-	v->max_order_read = v->max_order_fault = -1;
+	v->max_order_read = v->max_order_fault = v->min_order_seen = -1;
 	for (i = 0; i < nr; i++) {
 		const struct fsp_probe *p = &probes[i];
 
@@ -135,6 +135,9 @@ void fsp_verdict_derive(const struct fsp_probe *probes, int nr, int shmem,
 			v->max_order_read = p->order_read;
 		if (p->order_fault > v->max_order_fault)
 			v->max_order_fault = p->order_fault;
+		if (p->order_min >= 0 && (v->min_order_seen < 0 ||
+					  p->order_min < v->min_order_seen))
+			v->min_order_seen = p->order_min;
 		if (p->order_read >= 0 || p->order_fault >= 0 || p->routes ||
 		    (!strcmp(p->c->name, "fault-pmd") &&
 		     (p->result == FSP_PASS || p->result == FSP_SKIP)))

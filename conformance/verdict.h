@@ -51,6 +51,7 @@ struct fsp_verdict {
 	int routes;		/* FSP_ROUTE_* */
 	int max_order_read;	/* -1: not measured */
 	int max_order_fault;
+	int min_order_seen;	/* smallest folio order measured, -1: none */
 	char reason[256];	/* why, when the verdict needs one */
 };
 

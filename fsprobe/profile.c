@@ -22,12 +22,14 @@
 
 #define FSP_PROFILE_FILE_MAX	(64 * 1024)
 
-enum key_id { K_FS, K_MKFS, K_MOUNT, K_SIZE, K_REQ, K_DESC, K_LOWER, K_NR };
+enum key_id {
+	K_FS, K_MKFS, K_MOUNT, K_SIZE, K_REQ, K_DESC, K_LOWER, K_MATRIX, K_NR
+};
 
 static const char *const key_names[K_NR] = {
 	[K_FS] = "fs", [K_MKFS] = "mkfs", [K_MOUNT] = "mount_options",
 	[K_SIZE] = "size", [K_REQ] = "requires", [K_DESC] = "description",
-	[K_LOWER] = "lower",
+	[K_LOWER] = "lower", [K_MATRIX] = "matrix",
 };
 
 int fsp_profile_err(struct fsp_profile_error *err, int line,
@@ -133,7 +135,8 @@ static enum fsp_profile_kind kind_of(const char *fs)
 {
 	if (!strcmp(fs, "tmpfs") || !strcmp(fs, "ramfs"))
 		return FSP_PROFILE_MEMORY;
-	if (!strcmp(fs, "squashfs") || !strcmp(fs, "erofs"))
+	if (!strcmp(fs, "squashfs") || !strcmp(fs, "erofs") ||
+	    !strcmp(fs, "iso9660") || !strcmp(fs, "romfs"))
 		return FSP_PROFILE_IMAGE;
 	if (!strcmp(fs, "overlay"))
 		return FSP_PROFILE_OVERLAY;
@@ -184,6 +187,13 @@ static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 	case K_REQ:
 		return split_words(v, p->requires, FSP_PROFILE_MAX_REQS,
 				   &p->nr_requires, err, line);
+	case K_MATRIX:
+		/* extended: a variant the default run leaves out. */
+		if (strcmp(v, "default") && strcmp(v, "extended"))
+			return fsp_profile_err(err, line, "matrix '%.32s': "
+				    "default or extended", v);
+		p->extended = !strcmp(v, "extended");
+		return 0;
 	case K_DESC:
 		if (strlen(v) >= sizeof(p->description))
 			return fsp_profile_err(err, line, "description too long");
@@ -265,6 +275,21 @@ int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 	if (p->kind != FSP_PROFILE_OVERLAY && p->lower[0]) {
 		ret = fsp_profile_err(err, 0, "'lower' is only for fs = overlay");
 		goto fail;
+	}
+	if (p->lower[0]) {
+		p->lower_kind = kind_of(p->lower);
+		if (p->lower_kind != FSP_PROFILE_DEVICE &&
+		    p->lower_kind != FSP_PROFILE_MEMORY) {
+			ret = fsp_profile_err(err, 0, "lower '%s': overlay needs "
+				   "a writable lower fs (a device fs or tmpfs)",
+				   p->lower);
+			goto fail;
+		}
+		if (p->lower_kind == FSP_PROFILE_MEMORY && p->nr_mkfs) {
+			ret = fsp_profile_err(err, 0, "lower '%s' has no mkfs",
+					      p->lower);
+			goto fail;
+		}
 	}
 	return 0;
 fail:

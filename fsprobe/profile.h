@@ -22,7 +22,7 @@
 enum fsp_profile_kind {
 	FSP_PROFILE_DEVICE,	/* mkfs on a loop device, mounted from it */
 	FSP_PROFILE_MEMORY,	/* tmpfs, ramfs: no device, no mkfs */
-	FSP_PROFILE_IMAGE,	/* squashfs, erofs: mkfs from a staging dir */
+	FSP_PROFILE_IMAGE,	/* squashfs, erofs, iso9660, romfs: from a dir */
 	FSP_PROFILE_OVERLAY,	/* overlay on a `lower` device fs */
 };
 
@@ -39,6 +39,8 @@ struct fsp_profile {
 	char description[256];
 	char lower[32];			/* overlay: fs type of the lower layer */
 	enum fsp_profile_kind kind;
+	enum fsp_profile_kind lower_kind; /* overlay: device or memory */
+	int extended;			/* matrix = extended: only with -p */
 };
 
 struct fsp_profile_error {

@@ -34,6 +34,9 @@ static const struct bad bad[] = {
 	{ "fs = ext 4\n", 1, "bad filesystem type" },
 	{ "fs = overlay\n", 0, "needs a 'lower'" },
 	{ "fs = ext4\nlower = xfs\n", 0, "only for fs = overlay" },
+	{ "fs = overlay\nlower = squashfs\n", 0, "writable lower fs" },
+	{ "fs = ext4\nmatrix = big\n", 2, "default or extended" },
+	{ "fs = overlay\nlower = tmpfs\nmkfs = mkfs.ext4\n", 0, "has no mkfs" },
 	{ "fs = ext4\nmount_options = journal_path=/dev/sdb\n", 2,
 	  "names a device" },
 	/* Found by fuzz-profile: other spellings of a /dev path. */
@@ -54,7 +57,8 @@ static void test_good(void)
 		"  mkfs = mkfs.ext4 -F  -q \"-E lazy_itable_init=1\"\n"
 		"mount_options = data=ordered,noatime\n"
 		"size = 300\n"
-		"requires = mkfs.ext4 CONFIG_EXT4_FS\n";
+		"requires = mkfs.ext4 CONFIG_EXT4_FS\n"
+		"matrix = extended\n";
 	struct fsp_profile_error err;
 	struct fsp_profile p;
 	int ret;
@@ -62,6 +66,7 @@ static void test_good(void)
 	ret = fsp_profile_parse_text("t", text, strlen(text), &p, &err);
 	TAP_EQ_LONG(ret, 0, "good profile parses");
 	TAP_EQ_STR(p.fs, "ext4", "fs");
+	TAP_EQ_LONG(p.extended, 1, "matrix = extended");
 	TAP_EQ_LONG(p.nr_mkfs, 4, "mkfs word count");
 	TAP_EQ_STR(p.mkfs[3], "-E lazy_itable_init=1", "quoted word kept whole");
 	TAP_EQ_STR(p.mount_options, "data=ordered,noatime", "mount_options");
@@ -126,6 +131,17 @@ static const struct {
 	{ "tmpfs-huge-within_size", FSP_PROFILE_MEMORY },
 	{ "xfs-1k", DEV }, { "xfs-default", DEV }, { "xfs-nocrc", DEV },
 	{ "xfs-reflink0", DEV },
+	/* Issue 21: the filesystems a distribution kernel ships. */
+	{ "erofs-lz4", FSP_PROFILE_IMAGE }, { "erofs-lz4hc", FSP_PROFILE_IMAGE },
+	{ "exfat", DEV }, { "ext4-casefold", DEV }, { "ext4-inline-data", DEV },
+	{ "f2fs-compress", DEV }, { "f2fs-default", DEV }, { "gfs2", DEV },
+	{ "hfs", DEV }, { "hfsplus", DEV }, { "jfs", DEV }, { "minix", DEV },
+	{ "nilfs2", DEV }, { "ntfs3", DEV }, { "ocfs2", DEV },
+	{ "overlay-ext4", FSP_PROFILE_OVERLAY },
+	{ "overlay-tmpfs", FSP_PROFILE_OVERLAY }, { "ramfs", FSP_PROFILE_MEMORY },
+	{ "squashfs-zstd", FSP_PROFILE_IMAGE }, { "udf", DEV }, { "vfat", DEV },
+	{ "xfs-16k", DEV }, { "xfs-64k", DEV }, { "ntfs", DEV },
+	{ "iso9660", FSP_PROFILE_IMAGE }, { "romfs", FSP_PROFILE_IMAGE },
 };
 
 static void test_kinds(const struct fsp_profile *all, int nr)
@@ -163,6 +179,7 @@ static void test_kind_texts(void)
 		{ "fs = tmpfs\n", FSP_PROFILE_MEMORY },
 		{ "fs = erofs\n", FSP_PROFILE_IMAGE },
 		{ "fs = overlay\nlower = ext4\n", FSP_PROFILE_OVERLAY },
+		{ "fs = overlay\nlower = tmpfs\n", FSP_PROFILE_OVERLAY },
 		{ "fs = f2fs\n", FSP_PROFILE_DEVICE },
 		{ "fs = tmpfs2\n", FSP_PROFILE_DEVICE },
 	};
@@ -180,6 +197,12 @@ static void test_kind_texts(void)
 		if (!ret)
 			fsp_profile_free(&p);
 	}
+	ret = fsp_profile_parse_text("k", "fs = overlay\nlower = tmpfs\n", 27,
+				     &p, &err);
+	tap_ok(!ret && p.lower_kind == FSP_PROFILE_MEMORY,
+	       "overlay on tmpfs: its lower layer is memory");
+	if (!ret)
+		fsp_profile_free(&p);
 	tap_ok(!strcmp(fsp_profile_kind_name(FSP_PROFILE_OVERLAY), "overlay")
 	       && !strcmp(fsp_profile_kind_name(99), "?"), "kind names");
 }

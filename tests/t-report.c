@@ -424,6 +424,68 @@ static void test_table(const struct fsp_res_doc *new,
 	test_folio_size();
 }
 
+/* erofs-lz4 of run-6.18.json as a profile whose fs the kernel lacks. */
+static struct fsp_res_doc *fs_absent_doc(const struct fsp_res_doc *from)
+{
+	struct json_object *doc = fsp_res_doc_json(from);
+	struct json_object *profs = fsp_json_get(doc, "profiles");
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(profs); i++) {
+		struct json_object *p = json_object_array_get_idx(profs, i);
+		struct json_object *name = fsp_json_get(p, "name");
+
+		if (name && !strcmp(json_object_get_string(name), "erofs-lz4"))
+			json_object_object_add(p, "reason",
+				json_object_new_string("filesystem 'erofs' is "
+					"not in this kernel (/proc/filesystems)"));
+		if (name && !strcmp(json_object_get_string(name),
+				    "xfs-default"))
+			json_object_object_add(fsp_json_get(p, "max_order"),
+					       "min", json_object_new_int(2));
+	}
+	return decode(doc);
+}
+
+/*
+ * Profiles whose filesystem is not in the kernel share one line under
+ * the table (-v: a line each); max_order.min survives decode/encode.
+ */
+static void test_table_absent(const struct fsp_res_doc *new)
+{
+	struct fsp_res_doc *d = fs_absent_doc(new);
+	struct json_object *j;
+	char *t;
+	int ret, i, min = -9;
+
+	tap_ok(d != NULL, "a document with a filesystem not in the kernel");
+	if (!d)
+		return;
+	t = render(table_plain, d, &ret);
+	tap_ok(t && !ret && !count_prefix(t, "erofs-lz4 ") &&
+	       has_line(t, "  skip, filesystem not in this kernel: erofs-lz4") &&
+	       !strstr(t, "not measured: erofs-lz4"),
+	       "table: a filesystem not in the kernel is on the one line");
+	free(t);
+	t = render(table_verbose, d, &ret);
+	tap_ok(t && !ret && count_prefix(t, "erofs-lz4 ") == 1 &&
+	       !strstr(t, "filesystem not in this kernel:"),
+	       "table -v: it has a line of its own");
+	free(t);
+	for (i = 0; i < d->nr_profiles; i++)
+		if (!strcmp(d->profiles[i].name, "xfs-default"))
+			min = d->profiles[i].min_order;
+	TAP_EQ_LONG(min, 2, "max_order.min decoded");
+	j = fsp_res_doc_json(d);
+	t = j ? strdup(json_object_to_json_string(j)) : NULL;
+	tap_ok(t && strstr(t, "\"read\": 9, \"fault\": 9, \"min\": 2") &&
+	       count_str(t, "\"min\"") == 1,
+	       "max_order.min encoded, only where it was set");
+	free(t);
+	json_object_put(j);
+	fsp_res_doc_free(d);
+}
+
 static void test_junit(struct fsp_res_doc *new, struct fsp_res_doc *esc)
 {
 	struct json_object *doc, *pr, *ev, *profs;
@@ -958,6 +1020,7 @@ int main(void)
 	test_ktap(new, old, esc);
 	test_junit(new, esc);
 	test_table(new, old);
+	test_table_absent(new);
 	test_tolerant();
 	test_compare(new, old);
 	test_ro_state(new, old);

@@ -24,7 +24,7 @@ int fsp_cmd_list(struct fsp_cli *cli)
 							sizeof(why));
 
 		printf("  %-24s %-9s %-8s ", profs[i].name, profs[i].fs,
-		       no ? "no" : "yes");
+		       no ? "no" : profs[i].extended ? "-p" : "yes");
 		if (no) {
 			printf("%s\n", no);
 			continue;

@@ -449,12 +449,25 @@ static int run_vm(struct fsp_cli *cli, const struct kspec *k,
 static int prepare_mods(struct fsp_cli *cli, struct kspec *k,
 			struct fsp_vm_mods *m, char *release, size_t len)
 {
-	char why[512];
-	int ret;
+	char why[512], **wanted;
+	int ret, nr_wanted;
 
 	if (k->nr_debs || k->modules) {
+		ret = fsp_vm_mods_wanted(fsp_profile_dir(),
+					 (const char *const *)cli->profiles,
+					 cli->nr_profiles, &wanted, &nr_wanted);
+		if (ret) {
+			fsp_warn("the modules the profiles need: %s",
+				 strerror(-ret));
+			return FSP_EXIT_USAGE;
+		}
 		ret = fsp_vm_mods_prepare(k->debs, k->nr_debs, k->modules,
-					  cli->verbose, m, why, sizeof(why));
+					  wanted, nr_wanted, cli->verbose, m,
+					  why, sizeof(why));
+		/* m->wanted is only read while preparing. */
+		fsp_vm_mods_wanted_free(wanted, nr_wanted);
+		m->wanted = NULL;
+		m->nr_wanted = 0;
 		if (ret) {
 			if (got_signal)
 				return 128 + got_signal;

@@ -310,7 +310,7 @@ const struct fsp_command fsp_commands[] = {
 	  "profiles, and whether each can run here (and why not)",
 	  fsp_cmd_list },
 	{ "run", CMD_RUN, "", 0, 0,
-	  "the main job; default: every runnable profile, every probe",
+	  "the main job; default: the default matrix, every probe",
 	  fsp_cmd_run },
 	{ "check", CMD_CHECK, "DIR", 1, 1,
 	  "probe an already-mounted filesystem (no mkfs), e.g. NFS",

@@ -137,6 +137,27 @@ static void suggest(const char *name, const struct fsp_profile *all, int nr)
 	fprintf(stderr, "  'fsprobe list' shows every profile.\n");
 }
 
+/*
+ * The default matrix: every profile but those marked `matrix =
+ * extended` (variants run when named with -p), kept in place; the
+ * count of what is left.
+ */
+static int default_matrix(struct fsp_profile *all, int nall)
+{
+	int i, n = 0;
+
+	for (i = 0; i < nall; i++) {
+		if (all[i].extended) {
+			fsp_profile_free(&all[i]);
+			continue;
+		}
+		if (n != i)
+			all[n] = all[i];
+		n++;
+	}
+	return n;
+}
+
 int fsp_select_profiles(struct fsp_cli *cli, struct fsp_profile **out,
 			int *nr)
 {
@@ -156,8 +177,9 @@ int fsp_select_profiles(struct fsp_cli *cli, struct fsp_profile **out,
 		return FSP_EXIT_USAGE;
 	}
 	if (!cli->nr_profiles) {
+		/* list shows every profile; run and vm the default matrix. */
+		*nr = cli->cmd == CMD_LIST ? nall : default_matrix(all, nall);
 		*out = all;
-		*nr = nall;
 		return 0;
 	}
 	sel = calloc(cli->nr_profiles, sizeof(*sel));

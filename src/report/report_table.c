@@ -128,6 +128,7 @@ static void print_evidence(FILE *out, struct json_object *ev, int col)
 struct summary {
 	char keep[1024], lose[1024], never[1024], shmem[1024], none[1024];
 	char keep_routes[1536], large[1024], base[1024];
+	char absent[2048];	/* skipped: their fs is not in the kernel */
 	int pass, fail, skip, error, shown;
 };
 
@@ -248,6 +249,17 @@ static void column_widths(const struct fsp_res_doc *doc, struct columns *c)
 		if ((int)strlen(routes) > c->route)
 			c->route = (int)strlen(routes);
 	}
+}
+
+/*
+ * A profile skipped because the kernel lacks its filesystem: without -v
+ * these share one line under the table, so a host that lacks the guest
+ * kernels' filesystems keeps a short table.
+ */
+static int fs_absent(const struct fsp_res_profile *p)
+{
+	return p->verdict == FSP_V_SKIP && !p->nr_probes && p->reason &&
+	       strstr(p->reason, "is not in this kernel");
 }
 
 static void profile_line(FILE *out, const struct fsp_res_doc *doc,
@@ -411,9 +423,16 @@ int fsp_report_table(FILE *out, const struct fsp_res_doc *doc,
 	fprintf(out, "%-*s %-8s %-17s %-*s %-5s %-5s %s\n", c.name, "PROFILE",
 		"FS", "VERDICT", c.route, "ROUTE", "READ", "FAULT", "REASON");
 	for (i = 0; i < doc->nr_profiles; i++) {
+		if (!o->verbose && fs_absent(&doc->profiles[i])) {
+			add_name(s.absent, sizeof(s.absent),
+				 or(doc->profiles[i].name, "?"), NULL);
+			continue;
+		}
 		profile_line(out, doc, &doc->profiles[i], &c, o);
 		summarize(&s, &doc->profiles[i]);
 	}
+	if (s.absent[0])
+		put_list(out, "skip, filesystem not in this kernel", s.absent);
 	for (i = 0; i < doc->nr_profiles; i++)
 		probe_lines(out, &s, &doc->profiles[i], o);
 	for (i = 0; i < doc->nr_profiles; i++)

@@ -45,6 +45,7 @@ void fsp_res_profile_init(struct fsp_res_profile *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->max_order_read = p->max_order_fault = FSP_RES_NULL;
+	p->min_order = FSP_RES_ABSENT;
 	p->worker_cpu = FSP_RES_ABSENT;
 	p->has_probes = 1;
 	p->timing = (struct fsp_res_timing){
@@ -296,6 +297,8 @@ static void verdict_json(struct json_object *o,
 	mo = json_object_new_object();
 	add(mo, "read", jint(p->max_order_read));
 	add(mo, "fault", jint(p->max_order_fault));
+	if (p->min_order >= 0)
+		add(mo, "min", jint(p->min_order));
 	add(o, "max_order", mo);
 	if (!with_reason)
 		add(o, "reason", jstr(p->reason));

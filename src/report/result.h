@@ -54,6 +54,7 @@ struct fsp_res_profile {
 	char *verdict_other;
 	int routes;			/* FSP_ROUTE_* */
 	int max_order_read, max_order_fault;	/* < 0: null */
+	int min_order;		/* forced minimum order; FSP_RES_ABSENT */
 	char *reason;
 	int has_probes;			/* check: no route..probes on error */
 	struct fsp_res_probe *probes;

@@ -284,6 +284,8 @@ static int decode_orders(struct dec *d, struct json_object *o,
 	if (!ret)
 		ret = get_order(d, mo, "fault", FSP_RES_NULL,
 				&p->max_order_fault);
+	if (!ret)
+		ret = get_order(d, mo, "min", FSP_RES_ABSENT, &p->min_order);
 	return ret;
 }
 

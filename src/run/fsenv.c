@@ -155,15 +155,19 @@ static int do_umount(struct fsp_fsenv *e)
 	return ret;
 }
 
-/* overlay: mount the lower fs alone and make the overlay's directories. */
+/*
+ * overlay: mount the lower fs alone and make the overlay's directories.
+ * A tmpfs lower has no device: it is mounted by its type's name.
+ */
 static int overlay_dirs(struct fsp_fsenv *e)
 {
 	static const char *const sub[] = { "lower", "upper", "work" };
+	const char *src = e->loop.fd >= 0 ? e->loop.dev : e->prof->lower;
 	char path[4200];
 	size_t i;
 	int ret;
 
-	ret = mount_one(e, e->loop.dev, e->lower, e->prof->lower, "");
+	ret = mount_one(e, src, e->lower, e->prof->lower, "");
 	if (ret)
 		return ret;
 	e->lower_mounted = 1;
@@ -183,8 +187,12 @@ int fsp_fsenv_recycle(const struct fsp_target *t)
 	struct fsp_fsenv *e = t->priv;
 	int ret;
 
+	/*
+	 * Memory has nothing to evict; an overlay on tmpfs only gets its
+	 * overlay mounted, once the files are in the lower layer.
+	 */
 	if (t->shmem)
-		return 0;
+		return e->mounted ? 0 : do_mount(e);
 	ret = do_umount(e);
 	if (ret)
 		return ret;
@@ -287,6 +295,20 @@ static void give_back_zeroes(struct fsp_fsenv *e)
 		e->mkfs_disk_kb = (long long)st.st_blocks / 2;
 }
 
+/*
+ * libblkid's name for what mkfs made against the profile's mount type:
+ * ext2/ext3 are served by ext4, ntfs3 mounts what mkfs.ntfs calls ntfs;
+ * any other mismatch is a bug.
+ */
+static int same_fs(const char *blkid, const char *fs)
+{
+	if (!strcmp(blkid, fs))
+		return 1;
+	if (!strncmp(blkid, "ext", 3) && !strncmp(fs, "ext", 3))
+		return 1;
+	return !strcmp(blkid, "ntfs") && !strcmp(fs, "ntfs3");
+}
+
 /* Create the filesystem; on return it is mounted (or e->err says why). */
 int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 {
@@ -298,6 +320,9 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 
 	if (p->kind == FSP_PROFILE_MEMORY)
 		return do_mount(e);
+	if (p->kind == FSP_PROFILE_OVERLAY &&
+	    p->lower_kind == FSP_PROFILE_MEMORY)
+		return overlay_dirs(e);
 	if (p->kind == FSP_PROFILE_IMAGE) {
 		/* Cases are prepared into stage/ first, by the caller. */
 		ret = fsp_journal_add(e->j, "image", e->image, NULL);
@@ -336,10 +361,8 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 			 strerror(-ret));
 		return ret;
 	}
-	/* ext2/ext3 are served by ext4; any other mismatch is a bug. */
 	want = p->kind == FSP_PROFILE_OVERLAY ? p->lower : p->fs;
-	if (strcmp(type, want) && !(!strncmp(type, "ext", 3) &&
-				    !strncmp(want, "ext", 3))) {
+	if (!same_fs(type, want)) {
 		snprintf(e->err, sizeof(e->err), "mkfs made '%s', profile "
 			 "says '%s'", type, want);
 		return -EINVAL;

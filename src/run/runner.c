@@ -244,6 +244,26 @@ static void run_cold_checks(const struct fsp_run_opts *o,
  * Run the selected cases on t and add verdict + probes to out; l has the
  * instance the cases trace on (t->trace).
  */
+/*
+ * The minimum folio order a block size above the page size forces (XFS
+ * with 16 KiB blocks: 2), when every folio measured was at least that
+ * large: f_bsize alone is no proof (squashfs reports its 128 KiB
+ * compression block, exfat its cluster), the folios are.
+ */
+static int forced_min_order(const struct fsp_target *t, int seen)
+{
+	struct statfs sfs;
+	long page = t->si->page_size;
+	int order = 0;
+
+	if (seen <= 0 || page <= 0 || statfs(t->dir, &sfs) ||
+	    sfs.f_bsize <= page)
+		return FSP_RES_ABSENT;
+	while (((long)page << order) < sfs.f_bsize)
+		order++;
+	return seen >= order ? order : FSP_RES_ABSENT;
+}
+
 static long long run_cases(const struct fsp_run_opts *o,
 			   struct fsp_slot_lease *l,
 			   const struct fsp_target *t,
@@ -291,6 +311,7 @@ static long long run_cases(const struct fsp_run_opts *o,
 			      FSP_RES_NULL;
 	out->max_order_fault = v.max_order_fault >= 0 ? v.max_order_fault :
 			       FSP_RES_NULL;
+	out->min_order = forced_min_order(t, v.min_order_seen);
 	out->has_probes = 1;
 	for (i = 0; i < o->nr_cases; i++)
 		json_object_put(probes[i].evidence);
@@ -413,7 +434,10 @@ static void target_setup(struct fsp_target *t, struct fsp_fsenv *e,
 	t->dir = e->mnt;
 	t->prep_dir = e->mnt;
 	t->fs = e->prof->fs;
-	t->shmem = e->prof->kind == FSP_PROFILE_MEMORY;
+	/* An overlay on tmpfs: the data lives in the lower tmpfs' cache. */
+	t->shmem = e->prof->kind == FSP_PROFILE_MEMORY ||
+		   (e->prof->kind == FSP_PROFILE_OVERLAY &&
+		    e->prof->lower_kind == FSP_PROFILE_MEMORY);
 	t->si = si;
 	t->payload_dir = o->payload_dir;
 	t->run_id = j->id;

@@ -82,6 +82,8 @@ struct fsp_vm_mods {
 	int nr;
 	char **builtin;		/* wanted modules that are built in */
 	int nr_builtin;
+	char *const *wanted;	/* what to resolve (fsp_vm_mods_wanted) */
+	int nr_wanted;
 	char **missing;		/* wanted modules found nowhere */
 	int nr_missing;
 	int own_dir;		/* dir is a temp dir: remove it */
@@ -96,9 +98,19 @@ struct fsp_vm_mods {
  * both). why gets a one-line reason on failure.
  */
 int fsp_vm_mods_prepare(const char *const *debs, int nr_debs,
-			const char *modules_dir, int verbose,
-			struct fsp_vm_mods *m, char *why, size_t whylen);
+			const char *modules_dir, char *const *wanted,
+			int nr_wanted, int verbose, struct fsp_vm_mods *m,
+			char *why, size_t whylen);
 void fsp_vm_mods_release(struct fsp_vm_mods *m);
+/*
+ * The modules the guest loads, derived from the profiles: loop, every
+ * profile's fs type and overlay lower (module name, else alias fs-TYPE),
+ * from profile_dir and the -p arguments that name files, then the
+ * character sets and tables filesystems request at mount time.
+ */
+int fsp_vm_mods_wanted(const char *profile_dir, const char *const *profiles,
+		       int nr_profiles, char ***out, int *nr);
+void fsp_vm_mods_wanted_free(char **arr, int nr);
 
 /* --- vm_initramfs.c --------------------------------------------------- */
 

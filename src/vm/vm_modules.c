@@ -12,7 +12,7 @@
  * the kernel in three); the kernel, config and decompressed modules are
  * cached under the hash of the .debs,
  * so the second boot of the same package skips the ~10 s of unpacking,
- * depmod and xz.
+ * depmod and xz. Which modules: fsp_vm_mods_wanted(), from the profiles.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,16 +25,12 @@
 #include <unistd.h>
 
 #include "proc.h"
+#include "profile.h"
 #include "util.h"
 #include "vm.h"
 
 #define TOOL_TIMEOUT_S 300
 #define MODS_VERSION "fsprobe-vm-mods-2"
-
-/* What the profile matrix mounts; dependencies come from modprobe. */
-static const char *const wanted[] = {
-	"loop", "ext4", "xfs", "btrfs", "squashfs", "erofs", "overlay",
-};
 
 static int push(char ***arr, int *nr, const char *s)
 {
@@ -60,6 +56,65 @@ static void free_list(char **arr, int nr)
 	while (nr-- > 0)
 		free(arr[nr]);
 	free(arr);
+}
+
+/*
+ * Character sets the filesystems look up by name at mount time (vfat's
+ * codepage 437 and iocharset, exfat's and ntfs3's utf8) and the unicode
+ * table casefolding asks for: the guest has no modprobe to load them on
+ * request, so they are loaded with the rest.
+ */
+static const char *const companions[] = {
+	"nls_cp437", "nls_iso8859-1", "nls_utf8", "nls_ascii", "utf8data",
+};
+
+static void add_profile_fs(char ***arr, int *nr, const struct fsp_profile *p,
+			   int *ret)
+{
+	if (!*ret)
+		*ret = push(arr, nr, p->fs);
+	if (!*ret && p->lower[0])
+		*ret = push(arr, nr, p->lower);
+}
+
+int fsp_vm_mods_wanted(const char *profile_dir, const char *const *profiles,
+		       int nr_profiles, char ***out, int *nr)
+{
+	struct fsp_profile *all = NULL, one;
+	struct fsp_profile_error err;
+	char errpath[PATH_MAX];
+	int n = 0, k, ret;
+	size_t i;
+
+	*out = NULL;
+	*nr = 0;
+	ret = push(out, nr, "loop");
+	if (!ret && !fsp_profile_load_dir(profile_dir, &all, &n, errpath,
+					  sizeof(errpath), &err)) {
+		for (k = 0; k < n; k++)
+			add_profile_fs(out, nr, &all[k], &ret);
+		fsp_profile_free_all(all, n);
+	}
+	for (k = 0; !ret && k < nr_profiles; k++) {
+		if (!fsp_vm_is_profile_path(profiles[k]) ||
+		    fsp_profile_load(profiles[k], &one, &err))
+			continue;
+		add_profile_fs(out, nr, &one, &ret);
+		fsp_profile_free(&one);
+	}
+	for (i = 0; !ret && i < FSP_ARRAY_SIZE(companions); i++)
+		ret = push(out, nr, companions[i]);
+	if (ret) {
+		free_list(*out, *nr);
+		*out = NULL;
+		*nr = 0;
+	}
+	return ret;
+}
+
+void fsp_vm_mods_wanted_free(char **arr, int nr)
+{
+	free_list(arr, nr);
 }
 
 void fsp_vm_mods_release(struct fsp_vm_mods *m)
@@ -171,11 +226,34 @@ static int unpack_ko(const char *src, struct fsp_vm_mods *m, char *name,
 	return ret;
 }
 
+/*
+ * modprobe --show-depends NAME; a filesystem type that is no module's
+ * name (ext2, served by ext4) is tried again as its alias fs-NAME.
+ */
+static int show_depends(const char *root, const struct fsp_vm_mods *m,
+			const char *name, struct fsp_proc *p, char *why,
+			size_t whylen)
+{
+	char alias[80];
+	char *argv[] = { "modprobe", "-d", (char *)root, "-S",
+			 (char *)m->kver, "--show-depends", (char *)name,
+			 NULL };
+	int ret = run(argv, FSP_PROC_CAPTURE, p, why, whylen);
+
+	if (ret || !p->status)
+		return ret;
+	if (fsp_fmt(alias, sizeof(alias), "fs-%s", name))
+		return 0;	/* keep the first answer: not found */
+	free(p->out);
+	argv[6] = alias;
+	return run(argv, FSP_PROC_CAPTURE, p, why, whylen);
+}
+
 /* Module files in load order, from modprobe --show-depends. */
 static int resolve(const char *root, struct fsp_vm_mods *m, int verbose,
 		   char *why, size_t whylen)
 {
-	char *argv[8], *line, *save, *save2, name[256];
+	char *argv[5], *line, *save, *save2, name[256];
 	struct fsp_proc p;
 	size_t i;
 	int ret;
@@ -194,22 +272,14 @@ static int resolve(const char *root, struct fsp_vm_mods *m, int verbose,
 			 fsp_rstrip(p.tail));
 		return -EIO;
 	}
-	for (i = 0; i < FSP_ARRAY_SIZE(wanted); i++) {
-		argv[0] = "modprobe";
-		argv[1] = "-d";
-		argv[2] = (char *)root;
-		argv[3] = "-S";
-		argv[4] = m->kver;
-		argv[5] = "--show-depends";
-		argv[6] = (char *)wanted[i];
-		argv[7] = NULL;
-		ret = run(argv, FSP_PROC_CAPTURE, &p, why, whylen);
+	for (i = 0; i < (size_t)m->nr_wanted; i++) {
+		ret = show_depends(root, m, m->wanted[i], &p, why, whylen);
 		if (ret)
 			return ret;
 		if (p.status) {
 			/* Not in this kernel: the guest run says "skip". */
 			free(p.out);
-			ret = push(&m->missing, &m->nr_missing, wanted[i]);
+			ret = push(&m->missing, &m->nr_missing, m->wanted[i]);
 			if (ret)
 				return ret;
 			continue;
@@ -339,13 +409,13 @@ static int copy_file(const char *src, const char *dst)
 }
 
 /* The cache entry for debs: their content hash and the modules wanted. */
-static int deb_cache_path(const char *const *debs, int nr, char *final,
+static int deb_cache_path(const char *const *debs, int nr,
+			  const struct fsp_vm_mods *m, char *final,
 			  size_t len, char *why, size_t whylen)
 {
 	char cache[PATH_MAX];
 	uint64_t h = fsp_vm_hash(FSP_VM_HASH_INIT, MODS_VERSION,
 				 sizeof(MODS_VERSION));
-	size_t i;
 	int k, ret;
 
 	for (k = 0; k < nr; k++) {
@@ -356,8 +426,8 @@ static int deb_cache_path(const char *const *debs, int nr, char *final,
 			return ret;
 		}
 	}
-	for (i = 0; i < FSP_ARRAY_SIZE(wanted); i++)
-		h = fsp_vm_hash(h, wanted[i], strlen(wanted[i]) + 1);
+	for (k = 0; k < m->nr_wanted; k++)
+		h = fsp_vm_hash(h, m->wanted[k], strlen(m->wanted[k]) + 1);
 	ret = fsp_vm_cache_dir(cache, sizeof(cache));
 	if (ret) {
 		snprintf(why, whylen, "no cache directory: %s (set "
@@ -444,7 +514,7 @@ static int from_debs(const char *const *debs, int nr, int verbose,
 	char final[PATH_MAX], tmp[PATH_MAX], work[PATH_MAX];
 	int ret;
 
-	ret = deb_cache_path(debs, nr, final, sizeof(final), why, whylen);
+	ret = deb_cache_path(debs, nr, m, final, sizeof(final), why, whylen);
 	if (ret)
 		return ret;
 	if (fsp_fmt(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid()))
@@ -541,10 +611,13 @@ static int from_dir(const char *dir, int verbose, struct fsp_vm_mods *m,
 }
 
 int fsp_vm_mods_prepare(const char *const *debs, int nr_debs,
-			const char *modules_dir, int verbose,
-			struct fsp_vm_mods *m, char *why, size_t whylen)
+			const char *modules_dir, char *const *wanted,
+			int nr_wanted, int verbose, struct fsp_vm_mods *m,
+			char *why, size_t whylen)
 {
 	memset(m, 0, sizeof(*m));
+	m->wanted = wanted;
+	m->nr_wanted = nr_wanted;
 	why[0] = '\0';
 	if (modules_dir)
 		return from_dir(modules_dir, verbose, m, why, whylen);
