@@ -496,6 +496,53 @@ static char *cached_releases(struct apt *a)
 	return buf ? buf : strdup("");
 }
 
+/*
+ * A release's name outlives its packages (6.1.0-57-amd64 is 6.1.192-3,
+ * then 6.1.193-1; 7.3-amd64 is rc7, then rc8): the record of an earlier
+ * fetch is dropped when its first .deb (PKG_VERSION_ARCH.deb) is not the
+ * version apt now has for PKG, so that the next fetch brings the newest.
+ */
+static void drop_stale(struct apt *a, const char *kver)
+{
+	char rec[PATH_MAX], pkg[192], have[128], *text = NULL, *base, *v, *e;
+	const char *args[] = { "show", "--no-all-versions", pkg, NULL };
+	struct fsp_proc p = { 0 };
+	size_t len;
+
+	if (fsp_fmt(rec, sizeof(rec), "%s/kernels/%s", a->dir, kver) ||
+	    fsp_slurp(rec, &text, &len))
+		return;
+	text[strcspn(text, "\n")] = '\0';
+	base = strrchr(text, '/');
+	base = base ? base + 1 : text;
+	v = strchr(base, '_');
+	e = strrchr(base, '_');
+	if (!v || e <= v || (size_t)(v - base) >= sizeof(pkg) ||
+	    (size_t)(e - v) >= sizeof(have))
+		goto out;
+	memcpy(pkg, base, v - base);
+	pkg[v - base] = '\0';
+	memcpy(have, v + 1, e - v - 1);
+	have[e - v - 1] = '\0';
+	if (apt(a, "apt-cache", args, FSP_PROC_CAPTURE, &p) || !p.out)
+		goto out;
+	v = strstr(p.out, "\nVersion: ");
+	if (v) {
+		v += strlen("\nVersion: ");
+		v[strcspn(v, "\n")] = '\0';
+		e = strchr(v, ':');	/* the file name has no epoch */
+		if (e)
+			v = e + 1;
+		if (strcmp(v, have) && !unlink(rec))
+			fprintf(stderr, "fsprobe: debian %s: apt has %s %s, "
+				"the cache %s: fetching it anew\n", kver, pkg,
+				v, have);
+	}
+	free(p.out);
+out:
+	free(text);
+}
+
 int fsp_vm_apt_series(const char *const *series, int nr, int quiet,
 		      char (*kver)[192], char (*why)[256])
 {
@@ -534,6 +581,8 @@ int fsp_vm_apt_series(const char *const *series, int nr, int quiet,
 		else if (!online)
 			fprintf(stderr, "fsprobe: debian %s: %s (cached)\n",
 				series[i], kver[i]);
+		else
+			drop_stale(&a, kver[i]);
 	}
 	if (online)
 		free(p.out);
