@@ -5,6 +5,8 @@
 # mkfs and mounts, each the document `run` writes (same profiles, same
 # verdicts as a plain run just before), the table with no change between
 # the two, compare of the matrix with itself, and nothing left behind.
+# --debian with apt unable to reach the mirror and nothing cached: every
+# series a column of error with the reason, the host column a real run.
 . "$srcdir/tests/root-lib.sh"
 command -v python3 > /dev/null || plan_skip_all "python3 not installed"
 OPTS="-p tmpfs-huge-advise -p xfs-default -P read-order"
@@ -36,5 +38,26 @@ ok $? "the table: the host's release and a cell per profile"
 "$FSPROBE" compare "$TMPD/m.json" "$TMPD/m.json" > "$TMPD/cmp"
 rc=$?; [ $rc -eq 0 ] && [ "$(grep -c "^== kernel $(uname -r) ==$" "$TMPD/cmp")" -eq 2 ]
 ok $? "compare of the matrix with itself: both kernels paired, exit 0 ($rc)"
+mkdir -p "$TMPD/nonet" "$TMPD/cache"
+printf '#!/bin/sh\necho "E: Could not resolve deb.debian.org" >&2\nexit 100\n' \
+	> "$TMPD/nonet/apt-get"
+chmod +x "$TMPD/nonet/apt-get"
+PATH="$TMPD/nonet:$PATH" FSPROBE_CACHE_DIR="$TMPD/cache" "$FSPROBE" matrix \
+	--debian -p xfs-default -P read-order -f json -o "$TMPD/d.json" \
+	2> "$TMPD/err"
+rc=$?; [ $rc -eq 1 ] && grep -q "apt cannot reach the mirror" "$TMPD/err"
+ok $? "matrix --debian offline, nothing cached: exit 1, and says why ($rc)"
+python3 - "$TMPD/d.json" "$(uname -r)" <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))["kernels"]
+assert [d["kernel"] for d in k] == ["debian:6.1", "debian:6.12", "debian:6.17",
+    "debian:7.2", "debian:7.3-rc", sys.argv[2]], [d["kernel"] for d in k]
+for d, s in zip(k[:5], ["6.1", "6.12", "6.17", "7.2", "7.3-rc"]):
+    p = d["profiles"][0]
+    assert p["verdict"] == "error", p
+    assert "offline, and no release of %s cached" % s in json.dumps(p), p
+assert k[5]["profiles"][0]["verdict"] != "error", k[5]["profiles"][0]
+PY
+ok $? "--debian: five series columns of error with their reason, then the host's run"
 check_no_leaks
 done_testing

@@ -231,4 +231,29 @@ grep -q "^deb \[trusted=yes\] http.* sid main$" "$T/cache/apt/sources.list" &&
 	grep -q " bookworm-security main$" "$T/cache/apt/sources.list" &&
 	grep -q " experimental main$" "$T/cache/apt/sources.list"
 ok $? "apt's private sources list names sid, experimental, bookworm-security"
+# --debian offline: apt-get cannot reach the mirror (a stand-in that
+# fails as apt-get does without a network), so each series is the newest
+# release with a record in the cache, by dpkg's order (-rt never), and a
+# series with none is kept with the reason. `list --debian` boots nothing.
+mkdir -p "$T/nonet"
+printf '#!/bin/sh\necho "E: Could not resolve deb.debian.org" >&2\nexit 100\n' \
+	> "$T/nonet/apt-get"
+chmod +x "$T/nonet/apt-get"
+for r in 6.1.0-7-amd64 6.1.0-12-amd64 6.1.0-13-rt-amd64 7.2.1+deb14-amd64; do
+	cp "$T/cache/apt/kernels/$v" "$T/cache/apt/kernels/$r"
+done
+PATH="$T/nonet:$PATH" "$F" list --debian > "$T/out" 2> "$T/err"
+rc=$?; [ $rc -eq 0 ]; ok $? "list --debian offline: exit 0 (rc $rc)"
+grep -q "^6\.1  *bookworm  *debian:6\.1\.0-12-amd64$" "$T/out"
+ok $? "offline: 6.1 is the newest cached 6.1.0-12-amd64 (not -rt, not 6.1.0-7)"
+grep -q "^7\.2  *sid  *debian:7\.2\.1+deb14-amd64$" "$T/out"
+ok $? "offline: 7.2 is the cached 7.2.1+deb14-amd64"
+grep -q "^6\.12  *bookworm-security  *debian:6\.12  (error: offline, and no release of 6\.12 cached" "$T/out"
+ok $? "offline: 6.12 has none cached and says so in its line"
+grep -q "^host  *-  *host (" "$T/out"; ok $? "the set holds the host"
+grep -q "apt cannot reach the mirror (.*Could not resolve" "$T/err" &&
+	grep -q "debian 6.1: 6.1.0-12-amd64 (cached)" "$T/err"
+ok $? "offline: stderr says apt cannot reach the mirror and what it took"
+[ "$(grep -c '^[0-9]' "$T/out")" -eq 5 ]; ok $? "five Debian series, in order"
+expect2 "--debian is not vm's" "--debian does not apply to 'vm'" vm --debian
 done_testing

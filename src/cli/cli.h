@@ -49,6 +49,7 @@ struct fsp_cli {
 	const char *kernel;	/* vm: guest kernel SPEC (vm_kernel.c) */
 	const char *kernels[16];	/* -k as given (matrix: several) */
 	int nr_kernels;
+	int debian;		/* list, matrix: --debian, the QA set */
 	const char *modules;	/* vm: unpacked /lib/modules/KVER tree */
 	const char *debs[8];	/* vm: linux-image (or -binary...) .debs */
 	int nr_debs;
@@ -111,6 +112,22 @@ void fsp_output_close(struct fsp_cli *cli);
 int fsp_render(struct fsp_cli *cli, const struct fsp_res_doc *doc);
 /* A matrix as -f (table, json, html, kcidb) and -o ask. */
 int fsp_render_matrix(struct fsp_cli *cli, const struct fsp_res_matrix *m);
+
+/* --debian's kernels (debian_set.c): the set, resolved, in order. */
+#define FSP_KSET_MAX 16
+struct fsp_kset_entry {
+	char label[16];		/* the series (6.12), host, ro-thp, -k */
+	char suite[24];		/* the series' Debian suite, else "" */
+	char spec[256];		/* a -k SPEC: debian:RELEASE, host, a path */
+	char why[256];		/* why the series has no release, else "" */
+};
+struct fsp_kset {
+	struct fsp_kset_entry e[FSP_KSET_MAX];
+	int nr;
+};
+/* The set, then cli's -k: 0, or -1 when more than FSP_KSET_MAX. */
+int fsp_debian_set(const struct fsp_cli *cli, struct fsp_kset *set);
+void fsp_debian_set_print(const struct fsp_kset *set, FILE *out);
 
 int fsp_cmd_env(struct fsp_cli *cli);
 int fsp_cmd_list(struct fsp_cli *cli);

@@ -3,6 +3,8 @@
  * cmd_list.c - `fsprobe list`: every profile, its filesystem and mkfs
  * command, and whether it can run on this machine (and why not), then
  * the probes. A malformed profile is an error naming file and line.
+ * With --debian, the QA set of kernels as matrix --debian would run
+ * it, resolved (debian_set.c), and nothing else.
  */
 #include <stdio.h>
 
@@ -14,6 +16,14 @@ int fsp_cmd_list(struct fsp_cli *cli)
 	char why[512];
 	int nr, i, k, ret;
 
+	if (cli->debian) {
+		struct fsp_kset set;
+
+		if (fsp_debian_set(cli, &set))
+			return FSP_EXIT_USAGE;
+		fsp_debian_set_print(&set, stdout);
+		return 0;
+	}
 	ret = fsp_select_profiles(cli, &profs, &nr);
 	if (ret)
 		return ret;

@@ -10,7 +10,9 @@
  * order given. A kernel that brought no document (it did not boot, it
  * panicked, it timed out) is a document of `error` profiles with the
  * reason and the console's excerpt, so the grid shows it where it
- * failed instead of losing the column.
+ * failed instead of losing the column. --debian puts the QA set
+ * (debian_set.c) first; a series of it that resolved to no release is
+ * such a column, its reason the series'.
  */
 #include <errno.h>
 #include <limits.h>
@@ -32,6 +34,8 @@
 
 static volatile sig_atomic_t got_signal;
 static volatile pid_t kids[MAX_KERNELS];
+static struct fsp_kset dset;	/* --debian's set, the kernels' storage */
+static const char *unresolved[MAX_KERNELS];	/* why, for such a series */
 
 /* A TERM or HUP sent to us alone reaches the children too. */
 static void on_signal(int sig)
@@ -73,6 +77,8 @@ static int check_matrix(struct fsp_cli *cli)
 					       "needs root (loop devices, "
 					       "mounts)");
 		guests += !is_host(s);
+		if (unresolved[i])
+			continue;
 		if (!is_host(s) && fsp_vm_spec_kind(s) == FSP_VM_SPEC_DEBIAN &&
 		    !fsp_vm_debian_version_valid(s + strlen(FSP_VM_DEBIAN)))
 			return fsp_usage_error("-k %s: not a kernel version",
@@ -141,7 +147,7 @@ static int save_doc(const struct fsp_res_doc *doc, const char *path)
 
 /* In the child: kernel spec's document into path; the exit code. */
 static int one_kernel(const struct fsp_cli *cli, const char *spec,
-		      const char *path)
+		      const char *why_not, const char *path)
 {
 	struct fsp_cli c = *cli;
 	struct fsp_res_doc *doc = NULL;
@@ -155,7 +161,10 @@ static int one_kernel(const struct fsp_cli *cli, const char *spec,
 	c.out = NULL;
 	c.nr_kernels = 0;
 	c.kernel = spec;
-	if (is_host(spec)) {
+	if (why_not) {
+		fsp_strcpy(out->why, sizeof(out->why), why_not);
+		ret = FSP_EXIT_USAGE;
+	} else if (is_host(spec)) {
 		ret = fsp_run_doc(&c, &doc);
 		if (!ret && fsp_sched_signal())
 			ret = 128 + fsp_sched_signal();
@@ -230,7 +239,7 @@ static int start(struct fsp_cli *cli, int k, const char *tmp,
 		return -errno;
 	if (!pid) {
 		fsp_set_signals(SIG_DFL);
-		_exit(one_kernel(cli, cli->kernels[k], path));
+		_exit(one_kernel(cli, cli->kernels[k], unresolved[k], path));
 	}
 	kids[k] = pid;
 	s[k] = (struct slot){ pid, fsp_now_ms() };
@@ -284,12 +293,33 @@ static struct fsp_res_matrix *collect(struct fsp_cli *cli, const char *tmp)
 	return m;
 }
 
+/* --debian: the set, then -k, as the kernels to run. */
+static int expand_debian(struct fsp_cli *cli)
+{
+	int i;
+
+	if (fsp_debian_set(cli, &dset))
+		return fsp_usage_error("--debian and -k: at most %d kernels",
+				       MAX_KERNELS);
+	for (i = 0; i < dset.nr; i++) {
+		cli->kernels[i] = dset.e[i].spec;
+		unresolved[i] = dset.e[i].why[0] ? dset.e[i].why : NULL;
+		if (unresolved[i])
+			fsp_warn("--debian: %s (%s): %s", dset.e[i].label,
+				 dset.e[i].suite, dset.e[i].why);
+	}
+	cli->nr_kernels = dset.nr;
+	return 0;
+}
+
 int fsp_cmd_matrix(struct fsp_cli *cli)
 {
 	struct fsp_res_matrix *m = NULL;
 	char tmp[PATH_MAX];
 	int ret;
 
+	if (cli->debian && (ret = expand_debian(cli)))
+		return ret;
 	ret = check_matrix(cli);
 	if (ret)
 		return ret;

@@ -24,7 +24,7 @@
 enum {
 	OPT_SIZE = 256, OPT_KEEP, OPT_MODULES, OPT_DEB,
 	OPT_TIMEOUT, OPT_HELP_MAN, OPT_KCIDB_ORIGIN,
-	OPT_KCIDB_CHECKOUT, OPT_TUNE_WQ, OPT_STEP_TIMEOUT,
+	OPT_KCIDB_CHECKOUT, OPT_TUNE_WQ, OPT_STEP_TIMEOUT, OPT_DEBIAN,
 };
 
 /* How an option's value is stored in struct fsp_cli, at off. */
@@ -160,6 +160,27 @@ static const struct fsp_option options[] = {
 	  .man = "Keep the run directory (images, per-profile results) for "
 	  "inspection; the\n"
 	  "next run or \\fBcleanup\\fR removes it.\n" },
+	{ "debian", OPT_DEBIAN, NULL, CMD_LIST | CMD_MATRIX, 0,
+	  .type = OT_FLAG, F(debian),
+	  .help = "Debian's 6.1, 6.12, 6.17, 7.2, 7.3-rc (newest of each), "
+	  "host, ro-thp, -k (list: print)",
+	  .man = "\\fBmatrix\\fR: run on the QA set: Debian's series 6.1 "
+	  "(bookworm), 6.12\n"
+	  "(bookworm\\-security), 6.17 (trixie\\-backports), 7.2 (sid) and "
+	  "7.3\\-rc\n"
+	  "(experimental), each as \\fBdebian:\\fR\\fIRELEASE\\fR of its "
+	  "newest package (apt, through\n"
+	  "fsprobe's private sources list; when apt cannot reach the mirror, "
+	  "the newest\n"
+	  "release cached by an earlier fetch, said on stderr), then "
+	  "\\fBhost\\fR, then the\n"
+	  "READ_ONLY_THP_FOR_FS=y kernel of contrib/kernel\\-with\\-ro\\-thp.sh "
+	  "if\n"
+	  "/var/tmp/fsprobe\\-kernel/bzImage exists, then each \\fB\\-k\\fR. "
+	  "A series with no\n"
+	  "release is a column of \\fBerror\\fR with the reason. \\fBlist\\fR: "
+	  "print the set so\n"
+	  "resolved, one kernel a line, and boot nothing.\n" },
 	{ "kernel", 'k', "SPEC", CMD_VM | CMD_MATRIX, 0,
 	  LIST(kernels, nr_kernels),
 	  .help = "guest kernel: vmlinuz, unpacked tree, .deb, debian:VERSION"

@@ -68,6 +68,28 @@ int fsp_vm_find_layout(const char *root, struct fsp_vm_layout *l,
  */
 int fsp_vm_apt_fetch(const char *version, int quiet, char **debs, int *nr,
 		     char *why, size_t whylen);
+/*
+ * Each series[i] (6.1, 6.12, 7.3-rc) into its newest release kver[i]:
+ * apt-get update and apt-cache search through the private list; when
+ * apt cannot reach the mirror (said on stderr), the newest release
+ * with a record of an earlier fetch in the cache. A series with none
+ * gets kver[i] "" and why[i] a reason. 0, or -errno when there is no
+ * cache directory at all (every why[i] set).
+ */
+int fsp_vm_apt_series(const char *const *series, int nr, int quiet,
+		      char (*kver)[192], char (*why)[256]);
+
+/* --- vm_series.c: the newest release of a series --------------------- */
+
+/* dpkg's comparison of two version strings (no epoch or revision). */
+int fsp_vm_vercmp(const char *a, const char *b);
+/* Is release kver (6.12.118+deb12-amd64) of series (6.12, 7.3-rc)? */
+int fsp_vm_series_match(const char *kver, const char *series);
+/* The newest release of series named in text (apt-cache search output
+ * or a list of releases): 0 and kver, or -ENOENT. */
+int fsp_vm_series_pick(const char *text, const char *series, char *kver,
+		       size_t len);
+
 /* VERSION usable as a file name: letters, digits and . + ~ _ - only. */
 int fsp_vm_debian_version_valid(const char *v);
 

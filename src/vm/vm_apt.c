@@ -213,40 +213,31 @@ static int apt_update(struct apt *a)
 	return apt(a, "apt-get", args, 2, &p);
 }
 
+/* apt-cache search for every kernel package: p->out (free it). */
+static int search_kernels(struct apt *a, struct fsp_proc *p)
+{
+	const char *args[] = { "search", "--names-only",
+		"^linux-(image|binary)-[0-9]", NULL };
+
+	return apt(a, "apt-cache", args, FSP_PROC_CAPTURE, p);
+}
+
 /* A series (6.12) into its newest release (6.12.118+deb12-amd64). */
 static int newest_of(struct apt *a, const char *series, char *kver,
 		     size_t len)
 {
-	char re[256], *q, *line, *save, best[256] = "";
-	const char *args[] = { "search", "--names-only", re, NULL };
-	const char *s;
 	struct fsp_proc p;
-	int ret;
+	int ret = search_kernels(a, &p);
 
-	q = re + sprintf(re, "^linux-image-");
-	for (s = series; *s && q < re + 200; s++) {
-		if (*s == '.' || *s == '+')
-			*q++ = '\\';
-		*q++ = *s;
-	}
-	strcpy(q, "[.-][0-9][^ ]*-amd64$");
-	ret = apt(a, "apt-cache", args, FSP_PROC_CAPTURE, &p);
 	if (ret)
 		return ret;
-	for (line = strtok_r(p.out, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		line[strcspn(line, " ")] = '\0';
-		if (strverscmp(line, best) > 0)
-			fsp_strcpy(best, sizeof(best), line);
-	}
+	ret = fsp_vm_series_pick(p.out, series, kver, len);
 	free(p.out);
-	if (!best[0]) {
+	if (ret)
 		snprintf(a->why, a->whylen, "no linux-image-%s.*-amd64 in "
 			 "bookworm, trixie-backports, sid or experimental",
 			 series);
-		return -ENOENT;
-	}
-	return fsp_strcpy(kver, len, best + strlen("linux-image-"));
+	return ret;
 }
 
 /* Does apt know pkg? */
@@ -481,4 +472,120 @@ int fsp_vm_apt_fetch(const char *version, int quiet, char **debs, int *nr,
 		snprintf(why, whylen, "debian:%s: %s", version,
 			 strerror(-ret));
 	return ret;
+}
+
+/* The releases with a record in CACHE/apt/kernels, one a line. */
+static char *cached_releases(struct apt *a)
+{
+	char d[PATH_MAX], *buf = NULL, *nb;
+	size_t len = 0, n;
+	struct dirent *de;
+	DIR *dir;
+
+	if (fsp_fmt(d, sizeof(d), "%s/kernels", a->dir) || !(dir = opendir(d)))
+		return strdup("");
+	while ((de = readdir(dir))) {
+		n = strlen(de->d_name);
+		nb = realloc(buf, len + n + 2);
+		if (!nb)
+			break;
+		buf = nb;
+		len += sprintf(buf + len, "%s\n", de->d_name);
+	}
+	closedir(dir);
+	return buf ? buf : strdup("");
+}
+
+/*
+ * A release's name outlives its packages (6.1.0-57-amd64 is 6.1.192-3,
+ * then 6.1.193-1; 7.3-amd64 is rc7, then rc8): the record of an earlier
+ * fetch is dropped when its first .deb (PKG_VERSION_ARCH.deb) is not the
+ * version apt now has for PKG, so that the next fetch brings the newest.
+ */
+static void drop_stale(struct apt *a, const char *kver)
+{
+	char rec[PATH_MAX], pkg[192], have[128], *text = NULL, *base, *v, *e;
+	const char *args[] = { "show", "--no-all-versions", pkg, NULL };
+	struct fsp_proc p = { 0 };
+	size_t len;
+
+	if (fsp_fmt(rec, sizeof(rec), "%s/kernels/%s", a->dir, kver) ||
+	    fsp_slurp(rec, &text, &len))
+		return;
+	text[strcspn(text, "\n")] = '\0';
+	base = strrchr(text, '/');
+	base = base ? base + 1 : text;
+	v = strchr(base, '_');
+	e = strrchr(base, '_');
+	if (!v || e <= v || (size_t)(v - base) >= sizeof(pkg) ||
+	    (size_t)(e - v) >= sizeof(have))
+		goto out;
+	memcpy(pkg, base, v - base);
+	pkg[v - base] = '\0';
+	memcpy(have, v + 1, e - v - 1);
+	have[e - v - 1] = '\0';
+	if (apt(a, "apt-cache", args, FSP_PROC_CAPTURE, &p) || !p.out)
+		goto out;
+	v = strstr(p.out, "\nVersion: ");
+	if (v) {
+		v += strlen("\nVersion: ");
+		v[strcspn(v, "\n")] = '\0';
+		e = strchr(v, ':');	/* the file name has no epoch */
+		if (e)
+			v = e + 1;
+		if (strcmp(v, have) && !unlink(rec))
+			fprintf(stderr, "fsprobe: debian %s: apt has %s %s, "
+				"the cache %s: fetching it anew\n", kver, pkg,
+				v, have);
+	}
+	free(p.out);
+out:
+	free(text);
+}
+
+int fsp_vm_apt_series(const char *const *series, int nr, int quiet,
+		      char (*kver)[192], char (*why)[256])
+{
+	char err[512] = "";
+	struct apt a = { .quiet = quiet, .why = err, .whylen = sizeof(err) };
+	struct fsp_proc p = { 0 };
+	char *cached;
+	int i, ret, online;
+
+	for (i = 0; i < nr; i++)
+		kver[i][0] = why[i][0] = '\0';
+	ret = apt_init(&a);
+	if (ret) {
+		for (i = 0; i < nr; i++)
+			snprintf(why[i], sizeof(why[i]), "%s", err[0] ? err :
+				 strerror(-ret));
+		return ret;
+	}
+	online = !apt_update(&a) && !search_kernels(&a, &p);
+	if (!online)
+		fprintf(stderr, "fsprobe: apt cannot reach the mirror (%s): "
+			"the newest release of each series cached in %s/"
+			"kernels instead\n", fsp_rstrip(err), a.dir);
+	cached = online ? NULL : cached_releases(&a);
+	for (i = 0; i < nr; i++) {
+		ret = fsp_vm_series_pick(online ? p.out : cached ? cached : "",
+					 series[i], kver[i], sizeof(kver[i]));
+		if (ret && online)
+			snprintf(why[i], sizeof(why[i]), "no linux-image-%s "
+				 "(-amd64) in bookworm, trixie-backports, sid "
+				 "or experimental", series[i]);
+		else if (ret)
+			snprintf(why[i], sizeof(why[i]), "offline, and no "
+				 "release of %s cached (%s/kernels)",
+				 series[i], a.dir);
+		else if (!online)
+			fprintf(stderr, "fsprobe: debian %s: %s (cached)\n",
+				series[i], kver[i]);
+		else
+			drop_stale(&a, kver[i]);
+	}
+	if (online)
+		free(p.out);
+	free(cached);
+	return 0;
 }
