@@ -8,15 +8,8 @@
 # caller stuck (SIGKILL does not help) until the server dies, and a
 # server killed with SIGKILL leaves a dead mount that `umount -l` removes.
 . "$srcdir/tests/root-lib.sh"
-SRV="$builddir/tests/fuse-srv"
-[ -x "$SRV" ] || plan_skip_all "tests/fuse-srv not built"
-[ -c /dev/fuse ] || plan_skip_all "no /dev/fuse"
-grep -qw fuse /proc/filesystems || plan_skip_all "fuse is not in this kernel"
-MNT="$TMPD/mnt"
-mkdir "$MNT"
-srv_pid= reader_pid=
-
-mounted() { grep -q " $MNT [^ ]* [^-]*- fuse.fsprobe-test " /proc/self/mountinfo; }
+. "$srcdir/tests/fuse-lib.sh"
+reader_pid=
 
 # Kill what we started, by pid, and take the mount away whatever state
 # it is in; the server's own exit (SIGTERM) aborts the connection first.
@@ -31,18 +24,6 @@ cleanup() {
 	true
 }
 trap cleanup EXIT
-
-# start_srv [OPTIONS]: serve MNT; 0 once it is mounted.
-start_srv() {
-	"$SRV" "$@" "$MNT" 2>> "$TMPD/srv.log" &
-	srv_pid=$!
-	for _ in $(seq 50); do
-		mounted && return 0
-		kill -0 "$srv_pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	return 1
-}
 
 # stop_srv SIGNAL: the server's exit status (128 + n when killed).
 stop_srv() {

@@ -16,17 +16,9 @@
 #   waits for the worker, which holds the run's lock;
 # - --step-timeout 0: no limit, check waits until the server goes.
 . "$srcdir/tests/root-lib.sh"
-SRV="$builddir/tests/fuse-srv"
-[ -x "$SRV" ] || plan_skip_all "tests/fuse-srv not built"
-[ -c /dev/fuse ] || plan_skip_all "no /dev/fuse"
-grep -qw fuse /proc/filesystems || plan_skip_all "fuse is not in this kernel"
+. "$srcdir/tests/fuse-lib.sh"
 command -v python3 > /dev/null || plan_skip_all "python3 missing"
-MNT="$TMPD/mnt"
-mkdir "$MNT"
-srv_pid=
 TO=3
-
-mounted() { grep -q " $MNT [^ ]* [^-]*- fuse.fsprobe-test " /proc/self/mountinfo; }
 
 # What we started, by pid; the mount whatever state it is in (killed
 # server: the kernel aborted the connection, the mount stays).
@@ -41,17 +33,6 @@ cleanup() {
 	true
 }
 trap cleanup EXIT
-
-start_srv() {
-	"$SRV" "$@" "$MNT" 2>> "$TMPD/srv.log" &
-	srv_pid=$!
-	for _ in $(seq 50); do
-		mounted && return 0
-		kill -0 "$srv_pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	return 1
-}
 
 # gone PID: 0 once PID has exited (within 5 s).
 gone() {

@@ -105,6 +105,23 @@ static struct fsp_kcidb_opts kcidb_opts(const struct fsp_cli *cli)
 	};
 }
 
+/* The checks every renderer shares, then the output opened. */
+static int open_output(struct fsp_cli *cli,
+		       const struct fsp_kcidb_opts *kopts,
+		       struct fsp_render_opts *o, FILE **out)
+{
+	int ret;
+
+	if (cli->format == FMT_KCIDB && !fsp_kcidb_origin_valid(kopts->origin))
+		return fsp_usage_error("--kcidb-origin takes [a-z0-9_]+, not "
+				       "'%s'", kopts->origin);
+	ret = begin(cli, out);
+	if (ret)
+		return ret;
+	o->colour = want_colour(cli, *out);
+	return 0;
+}
+
 int fsp_render(struct fsp_cli *cli, const struct fsp_res_doc *doc)
 {
 	struct fsp_render_opts o = { .verbose = cli->verbose };
@@ -112,13 +129,9 @@ int fsp_render(struct fsp_cli *cli, const struct fsp_res_doc *doc)
 	FILE *out;
 	int ret;
 
-	if (cli->format == FMT_KCIDB && !fsp_kcidb_origin_valid(kopts.origin))
-		return fsp_usage_error("--kcidb-origin takes [a-z0-9_]+, not "
-				       "'%s'", kopts.origin);
-	ret = begin(cli, &out);
+	ret = open_output(cli, &kopts, &o, &out);
 	if (ret)
 		return ret;
-	o.colour = want_colour(cli, out);
 	switch (cli->format) {
 	case FMT_TABLE:
 		ret = fsp_report_table(out, doc, &o);
@@ -152,13 +165,9 @@ int fsp_render_matrix(struct fsp_cli *cli, const struct fsp_res_matrix *m)
 	FILE *out;
 	int ret;
 
-	if (cli->format == FMT_KCIDB && !fsp_kcidb_origin_valid(kopts.origin))
-		return fsp_usage_error("--kcidb-origin takes [a-z0-9_]+, not "
-				       "'%s'", kopts.origin);
-	ret = begin(cli, &out);
+	ret = open_output(cli, &kopts, &o, &out);
 	if (ret)
 		return ret;
-	o.colour = want_colour(cli, out);
 	switch (cli->format) {
 	case FMT_JSON:
 		ret = fsp_report_matrix_json(out, m);
