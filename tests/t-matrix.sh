@@ -127,6 +127,12 @@ rc=$?; [ $rc -eq 2 ] && grep -q "not one of each" "$T/err"
 ok $? "compare of a matrix and a run: exit 2 (rc $rc)"
 "$F" matrix -k "$T/docs/bzA" -p xfs-default -f html -o "$T/m.html" 2> /dev/null
 grep -q '<table id="matrix">' "$T/m.html"; ok $? "-f html: the grid"
+"$F" matrix -k "$T/docs/bzA" -p xfs-default -f json -o "$T/a.json" 2> /dev/null
+want=$?
+"$F" matrix -k "$T/docs/bzA" -p xfs-default -f json -o /dev/null \
+	> "$T/out" 2> "$T/err"
+rc=$?; [ $rc -eq $want ] && [ -s "$T/a.json" ] && [ ! -s "$T/out" ] && [ ! -s "$T/err" ]
+ok $? "-o /dev/null: a device is written, not emptied first (rc $rc as to a file, $want: $(head -c 200 "$T/err"))"
 "$F" matrix -k "$T/docs/bzA" -k "$T/docs/bzB" -p xfs-default -f kcidb \
 	2> /dev/null | python3 -c '
 import json, sys

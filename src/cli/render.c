@@ -58,6 +58,14 @@ void fsp_output_close(struct fsp_cli *cli)
 		unlink(cli->output);
 }
 
+/* A device (-o /dev/null, /dev/stderr) has nothing to empty. */
+static int is_regular(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISREG(st.st_mode);
+}
+
 /* The stream to render into: stdout, or -o's file emptied now. */
 static int begin(struct fsp_cli *cli, FILE **outp)
 {
@@ -70,7 +78,7 @@ static int begin(struct fsp_cli *cli, FILE **outp)
 			return ret;
 		out = cli->out;
 		cli->out = NULL;	/* rendered into: closed here */
-		if (ftruncate(fileno(out), 0))
+		if (is_regular(fileno(out)) && ftruncate(fileno(out), 0))
 			ret = -errno;
 		if (ret) {
 			fclose(out);
