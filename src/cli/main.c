@@ -19,8 +19,10 @@ int main(int argc, char **argv)
 	/* FSPROBE_URING=1: write test files through io_uring (uring.h). */
 	fsp_uring_want(uring && *uring && strcmp(uring, "0"));
 	ret = fsp_cli_parse(argc, argv, &cli);
-	if (ret >= 0)
+	if (ret >= 0) {
+		free(cli.args);	/* the words taken before the error */
 		return ret;
+	}
 	for (c = fsp_commands; c->name; c++)
 		if (c->id == cli.cmd)
 			break;
