@@ -9,7 +9,9 @@
 # profile holding its name and verdict as the JSON has them (so escaping
 # kept hostile names intact and made no element of them); every SVG
 # histogram has one bar per order the evidence observed, with its count;
-# and a screenshot at 1280 px is not blank. Skipped only without a browser.
+# and a screenshot at 1280 px is not blank. A matrix document's page too:
+# its grid of profiles x kernels and the links into each kernel's part.
+# Skipped only without a browser.
 . "$srcdir/tests/tap.sh"
 B=
 for c in ${CHROMIUM:-} chromium chromium-browser google-chrome; do
@@ -162,6 +164,81 @@ EOF
 	ok $? "$f: DOM checks ($(cat "$T/n.ok") passed)"
 	grep -E '^(not ok|#)' "$T/$f.tap" | sed 's/^#*/#/' | head -8
 done
+
+# A matrix document (three kernels): the grid, a cell per profile and
+# kernel with the verdict of that kernel's document, each linking to a
+# profile section the page has; then each kernel's own verdict table.
+cp "$D/matrix-a.json" "$T/"
+"$R" html "$T/matrix-a.json" > "$T/matrix-a.html"
+ok $? "render html matrix-a.json"
+browser "$T/matrix-a.log" --dump-dom "file://$T/matrix-a.html" > "$T/matrix-a.dom"
+ok $? "matrix: chromium loads the page and dumps the DOM"
+! grep -E ':CONSOLE|Uncaught' "$T/matrix-a.log" > /dev/null
+ok $? "matrix: no console message"
+python3 - "$T/matrix-a.json" "$T/matrix-a.dom" <<'EOF2'
+import html.parser, json, sys
+m = json.load(open(sys.argv[1]))
+dom = open(sys.argv[2], encoding="utf-8").read()
+
+class Grid(html.parser.HTMLParser):
+    """Rows of table#matrix (profile, cell texts, links), ids, verdicts."""
+    def __init__(self):
+        super().__init__()
+        self.rows, self.ids, self.vcells = [], set(), 0
+        self.grid = self.cell = self.link = False
+        self.row = None
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+        if tag == "table" and a.get("id") == "matrix":
+            self.grid = True
+        elif self.grid and tag == "tr":
+            self.row = {"cells": [], "links": []}
+        elif self.grid and tag == "td" and self.row is not None:
+            self.row["cells"].append("")
+            self.cell = True
+        elif self.grid and tag == "a" and self.cell:
+            self.row["links"].append(a.get("href", "")[1:])
+            self.row["cells"][-1] = ""
+            self.link = True
+        elif tag == "td" and a.get("class") == "verdict":
+            self.vcells += 1
+    def handle_endtag(self, tag):
+        if tag == "table" and self.grid:
+            self.grid = False
+        elif tag == "a":
+            self.link = False
+        elif tag == "td":
+            self.cell = False
+        elif tag == "tr" and self.row and self.row["cells"]:
+            self.rows.append(self.row)
+            self.row = None
+    def handle_data(self, data):
+        # A cell's verdict is its link's text (routes and size follow).
+        if self.cell and self.row is not None and \
+                (self.link or not self.row["links"]):
+            self.row["cells"][-1] += data
+
+g = Grid()
+g.feed(dom)
+names = []
+for k in m["kernels"]:
+    names += [p["name"] for p in k["profiles"] if p["name"] not in names]
+want = [[p] + [next((x["verdict"] for x in k["profiles"]
+                     if x["name"] == p), "") for k in m["kernels"]]
+        for p in names]
+got = [r["cells"] for r in g.rows]
+assert got == want, (got, want)
+links = [l for r in g.rows for l in r["links"]]
+assert links and all(l in g.ids for l in links), \
+    [l for l in links if l not in g.ids]
+total = sum(len(k["profiles"]) for k in m["kernels"])
+assert g.vcells == total, (g.vcells, total)
+print("# %d rows x %d kernels, %d links, %d verdict cells" %
+      (len(g.rows), len(m["kernels"]), len(links), g.vcells))
+EOF2
+ok $? "matrix: the grid has a row per profile and the verdict of each kernel's document in its cell, every cell links to a section of the page, and each kernel's verdict table is there"
 
 # The screenshot at 1280 px: a PNG with colour, not a blank page.
 browser "$T/shot.log" --screenshot="$T/shot.png" --window-size=1280,1400 \
