@@ -208,7 +208,7 @@ static int apt_update(struct apt *a)
 	struct fsp_proc p;
 
 	if (!a->quiet)
-		fprintf(stderr, "fsprobe vm: apt-get update (private list "
+		fprintf(stderr, "fsprobe: apt-get update (private list "
 			"%s/sources.list)\n", a->dir);
 	return apt(a, "apt-get", args, 2, &p);
 }
@@ -304,7 +304,7 @@ static int download(struct apt *a, char pkgs[][192], int nr)
 		return ret;
 	}
 	if (!a->quiet)
-		fprintf(stderr, "fsprobe vm: apt-get download %s%s into %s\n",
+		fprintf(stderr, "fsprobe: apt-get download %s%s into %s\n",
 			pkgs[0], nr > 1 ? " ..." : "", d);
 	ret = apt(a, "apt-get", args, 2, &p);
 	if (fchdir(cwd) && !ret)
@@ -422,7 +422,7 @@ static int attempt(struct apt *a, const char *version, char **debs, int *nr)
 	else
 		ret = newest_of(a, version, kver, sizeof(kver));
 	if (!ret && !a->quiet && strcmp(kver, version))
-		fprintf(stderr, "fsprobe vm: debian:%s is %s\n", version,
+		fprintf(stderr, "fsprobe: debian:%s is %s\n", version,
 			kver);
 	if (!ret)
 		ret = fetch_release(a, kver, debs, nr);
@@ -454,7 +454,7 @@ int fsp_vm_apt_fetch(const char *version, int quiet, char **debs, int *nr,
 		return -ENAMETOOLONG;
 	if (!from_record(rec, debs, nr)) {
 		if (!quiet)
-			fprintf(stderr, "fsprobe vm: debian:%s: %d package(s) "
+			fprintf(stderr, "fsprobe: debian:%s: %d package(s) "
 				"cached in %s/debs\n", version, *nr, a.dir);
 		return 0;
 	}
