@@ -35,9 +35,22 @@ for fs in xfs-default tmpfs-huge-advise; do
 	json_assert "$J" "ev('$fs', 'khugepaged')['orders_before'] == '0:1024'" \
 		"$fs: small folios only before the hint"
 done
+# khugepaged runs at nice 19: on a machine busy elsewhere it may finish
+# no full scan inside the probe's wait, which the probe reports as a skip
+# (asserted above); what it measured is asserted only when it did scan.
+starved() {
+	python3 -c "import json, sys; d = json.load(open(sys.argv[1])); x = next(q for p in d['profiles'] if p['name'] == sys.argv[2] for q in p['probes'] if q['name'] == 'khugepaged'); e = x.get('evidence', {}); sys.exit(0 if x['result'] == 'skip' and e.get('wait_end') == 'timeout' and e.get('full_scans_after') == e.get('full_scans_before') else 1)" "$J" "$1"
+}
+if starved tmpfs-huge-advise; then
+	diag "tmpfs-huge-advise: khugepaged made no full scan within the wait"
+	skip "tmpfs huge=advise: khugepaged got no CPU within the wait (the probe says skip)"
+else
 json_assert "$J" "ev('tmpfs-huge-advise', 'khugepaged')['shmem_pmd_mapped_kb_before'] == 0 and ev('tmpfs-huge-advise', 'khugepaged')['shmem_pmd_mapped_kb_after'] == 4096 and ev('tmpfs-huge-advise', 'khugepaged')['pmd_reached'] is True and p['tmpfs-huge-advise']['route'] == ['khugepaged']" \
 	"tmpfs huge=advise: khugepaged collapsed the whole file, route khugepaged"
-if zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_READ_ONLY_THP_FOR_FS is not set'; then
+fi
+if starved xfs-default; then
+	skip "xfs: khugepaged got no CPU within the wait (the probe says skip)"
+elif zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_READ_ONLY_THP_FOR_FS is not set'; then
 	json_assert "$J" "ev('xfs-default', 'khugepaged')['file_pmd_mapped_kb_after'] == 0 and ev('xfs-default', 'khugepaged')['pmd_reached'] is False and ev('xfs-default', 'khugepaged')['wait_end'] == 'two full scans' and p['xfs-default']['route'] == []" \
 		"xfs: no PMD from khugepaged with READ_ONLY_THP_FOR_FS not set, ended after two full scans"
 else
