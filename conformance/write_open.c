@@ -6,7 +6,8 @@
  * another fd opens it O_RDWR. Measured: whether the open is allowed,
  * FilePmdMapped and page-cache residency before and after it (kernels
  * with READ_ONLY_THP_FOR_FS drop a file's cache on such an open if it
- * holds collapsed THPs; large folios of the fault path are kept), whether
+ * holds collapsed THPs; large folios of the fault path are kept; so text
+ * the fault path leaves small is collapsed first), whether
  * MADV_COLLAPSE is refused while the writer exists, and whether 4 KiB
  * written at 1 MiB are seen through the mapping (an unmodified private
  * page is the page cache's) and through read(2), also after the cache is
@@ -166,6 +167,28 @@ static void stale_mapping(struct fsp_probe *p, const struct fsp_mapping *m,
 			      (unsigned long long)bad);
 }
 
+/*
+ * Until READ_ONLY_THP_FOR_FS went (Linux 7.2), do_dentry_open() truncated
+ * the page cache of a file holding collapsed THPs (filemap_nr_thps()) when
+ * it was opened for write; the removal took that with it. A drop on a
+ * kernel whose config has no such option is therefore wrong; where the
+ * option is set the evidence says whether the open dropped the text.
+ */
+static void judge_drop(const struct fsp_target *t, struct fsp_probe *p,
+		       int dropped)
+{
+	fsp_ev_bool(p, "cache_dropped_on_open", dropped);
+	if (!dropped || t->shmem)
+		return;
+	if (t->si->ro_thp_state == FSP_KOPT_SET)
+		fsp_ev_str(p, "cache_drop_note", "READ_ONLY_THP_FOR_FS=y: the "
+			   "open for write dropped the file's cache");
+	else if (t->si->ro_thp_state == FSP_KOPT_ABSENT)
+		fsp_probe_set(p, FSP_FAIL, "the page cache was dropped when the "
+			      "file was opened for write, on a kernel without "
+			      "READ_ONLY_THP_FOR_FS");
+}
+
 /* Open for write, collapse, pwrite, re-read; with m mapped and faulted. */
 static void write_checks(const struct fsp_target *t, struct fsp_probe *p,
 			 struct fsp_mapping *m, const char *path, char *buf)
@@ -190,7 +213,7 @@ static void write_checks(const struct fsp_target *t, struct fsp_probe *p,
 	}
 	after = cached(m->fd, m->len);
 	fsp_ev_int(p, "cached_pages_after_open", after);
-	fsp_ev_bool(p, "cache_dropped_on_open", after >= 0 && after < before);
+	judge_drop(t, p, after >= 0 && after < before);
 	if (foreign)
 		fsp_ev_str(p, "residency_note", "the mapped pages are not in "
 			   "this inode's cache (stacked fs?)");
@@ -262,6 +285,37 @@ static void cold_reread(const struct fsp_target *t, struct fsp_probe *p,
 			      t->cold_method);
 }
 
+/*
+ * The text PMD-mapped by whichever route this kernel has: the fault path,
+ * else MADV_COLLAPSE (with READ_ONLY_THP_FOR_FS=y the only route for a
+ * filesystem without large folios, and the one whose THPs an open for
+ * write used to drop). text_route says which one made it.
+ */
+static void text_to_pmd(const struct fsp_target *t, struct fsp_probe *p,
+			struct fsp_mapping *m)
+{
+	struct fsp_collapse_try c;
+
+	if (m->pmd_kb > 0) {
+		fsp_ev_str(p, "text_route", "fault");
+		return;
+	}
+	if (t->readonly || m->populate_rc) {
+		fsp_ev_str(p, "text_route", "none");
+		return;
+	}
+	fsp_madv_collapse(m->addr, m->len, m->fd, &c);
+	fsp_ev_str(p, "collapse_before_open_errno",
+		   c.rc ? fsp_errno_name(c.rc) : NULL);
+	if (!fsp_mapping_measure(t, m) && m->pmd_kb > 0) {
+		fsp_ev_str(p, "text_route", "collapse");
+		return;
+	}
+	fsp_ev_str(p, "text_route", "none");
+	fsp_ev_str(p, "text_note", "text not PMD-mapped on this fs, by fault "
+		   "or MADV_COLLAPSE");
+}
+
 static void text_checks(const struct fsp_target *t, struct fsp_probe *p,
 			char *buf)
 {
@@ -279,9 +333,8 @@ static void text_checks(const struct fsp_target *t, struct fsp_probe *p,
 		return;
 	}
 	fsp_ev_int(p, "cached_pages_before_map", m.cached_before);
+	text_to_pmd(t, p, &m);
 	fsp_ev_pmd_kb(p, t, "before_open", m.pmd_kb);
-	if (m.pmd_kb <= 0)
-		fsp_ev_str(p, "text_note", "text not PMD-mapped on this fs");
 	fsp_ev_orders(p, "orders_before_open", m.addr, m.len);
 	if (m.populate_rc) {
 		fsp_probe_set(p, FSP_ERROR, "MADV_POPULATE_READ: %s",

@@ -110,7 +110,17 @@ done
 for fs in ext4-default xfs-default; do
 	json_assert "$J" "ev('$fs', 'write-open')['file_pmd_mapped_kb_before_open'] == ev('$fs', 'write-open')['file_kb'] > 0 and 'text_note' not in ev('$fs', 'write-open')" \
 		"$fs write-open: the whole text was PMD-mapped"
+	json_assert "$J" "ev('$fs', 'write-open')['text_route'] == 'fault' and ev('$fs', 'write-open')['cache_dropped_on_open'] is False" \
+		"$fs write-open: the fault path mapped it, the open kept the cache"
 done
+# btrfs has no large folios here: the probe tried MADV_COLLAPSE, which only
+# a READ_ONLY_THP_FOR_FS=y kernel grants; what it measured is what it says.
+if [ "$rothp" = n ]; then
+	json_assert "$J" "ev('btrfs-default', 'write-open')['text_route'] == 'none' and ev('btrfs-default', 'write-open')['collapse_before_open_errno'] == 'EINVAL' and ev('btrfs-default', 'write-open')['cache_dropped_on_open'] is False" \
+		"btrfs-default write-open: collapse before the open refused (EINVAL), route none, cache kept"
+else
+	skip "btrfs-default write-open route: READ_ONLY_THP_FOR_FS=$rothp here"
+fi
 
 # The copied sleep runs from our mount; none may survive the run.
 left=$(for e in /proc/[0-9]*/exe; do
