@@ -236,8 +236,11 @@ int fsp_attrs_seal(struct fsp_attrs *a, struct fsp_target *t, char *err,
 	if (!a->set)
 		return 0;
 	d = opendir(a->dir);
-	if (!d)
-		return -errno;
+	if (!d) {
+		ret = -errno;
+		snprintf(err, len, "opening %s: %s", a->dir, strerror(-ret));
+		return ret;
+	}
 	while (!ret && (de = readdir(d))) {
 		struct stat st;
 
@@ -248,6 +251,8 @@ int fsp_attrs_seal(struct fsp_attrs *a, struct fsp_target *t, char *err,
 			    O_CLOEXEC);
 		if (fd < 0) {
 			ret = -errno;
+			snprintf(err, len, "opening %s: %s", de->d_name,
+				 strerror(-ret));
 			break;
 		}
 		ev_int(a, "files", ++a->nr_files);

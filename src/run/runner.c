@@ -504,13 +504,18 @@ static int prepare_cold(const struct fsp_run_opts *o, struct fsp_target *t,
 	long long t0 = fsp_now_ms();
 	int ret;
 
+	fsp_wd_begin(o->wd, "attributes on the directory");
 	ret = fsp_attrs_dir(&e->attrs, e->mnt, t, e->err, sizeof(e->err));
 	if (!ret)
 		ret = fsp_attrs_control_prepare(&e->attrs, t);
+	fsp_wd_end(o->wd);
 	if (!ret)
 		ret = prepare_cases(o, t, e->err, sizeof(e->err));
-	if (!ret)
+	if (!ret && e->attrs.set) {
+		fsp_wd_begin(o->wd, "attributes on the files");
 		ret = fsp_attrs_seal(&e->attrs, t, e->err, sizeof(e->err));
+		fsp_wd_end(o->wd);
+	}
 	*ms = fsp_now_ms() - t0;
 	if (ret)
 		return ret;
@@ -544,7 +549,11 @@ static void profile_body(struct fsp_fsenv *e, int idx,
 		ret = prepare_cold(o, &t, e, t_prepare);
 	if (!ret) {
 		*t_probes = run_cases(o, lease, &t, out, idx, prof->name);
-		fsp_attrs_control(&e->attrs, &t);
+		if (e->attrs.set) {
+			fsp_wd_begin(o->wd, "control fault-pmd");
+			fsp_attrs_control(&e->attrs, &t);
+			fsp_wd_end(o->wd);
+		}
 	} else {
 		if (!e->err[0])
 			snprintf(e->err, sizeof(e->err), "%s", strerror(-ret));
