@@ -92,7 +92,7 @@ static int encrypt_dir(struct fsp_attrs *a, int mntfd, int dirfd,
 		return ret;
 	}
 	a->key_in = 1;
-	a->nr_adds = 1;
+	ev_int(a, "key_adds", a->nr_adds = 1);
 	ret = fsp_fscrypt_set_policy(dirfd, &a->key);
 	if (!ret)
 		ret = policy_evidence(a, dirfd);

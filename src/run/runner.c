@@ -506,8 +506,13 @@ static int prepare_cold(const struct fsp_run_opts *o, struct fsp_target *t,
 
 	fsp_wd_begin(o->wd, "attributes on the directory");
 	ret = fsp_attrs_dir(&e->attrs, e->mnt, t, e->err, sizeof(e->err));
-	if (!ret)
+	if (!ret) {
 		ret = fsp_attrs_control_prepare(&e->attrs, t);
+		if (ret)
+			snprintf(e->err, sizeof(e->err), "writing the control "
+				 "file in %s: %s", e->attrs.plain,
+				 strerror(-ret));
+	}
 	fsp_wd_end(o->wd);
 	if (!ret)
 		ret = prepare_cases(o, t, e->err, sizeof(e->err));
