@@ -39,6 +39,12 @@ struct fsp_target {
 	const char *fs;		/* mount type */
 	int shmem;		/* tmpfs: the counters are Shmem* */
 	int readonly;		/* files exist only from prepare() */
+	/*
+	 * Why the files prepare() wrote cannot be written after it (a
+	 * profile attribute such as immutable or verity), or NULL: run()
+	 * skips what would write them, with this as the reason.
+	 */
+	const char *sealed;
 	const char *cold_method;	/* "remount", "fadvise", "none" */
 	const struct fsp_sysinfo *si;
 	const char *payload_dir;

@@ -189,6 +189,11 @@ static void run(const struct fsp_target *t, struct fsp_probe *p)
 			      "file on it can be open for write");
 		return;
 	}
+	if (t->sealed) {
+		fsp_probe_set(p, FSP_SKIP, "%s: it cannot be open for write",
+			      t->sealed);
+		return;
+	}
 	if (attempt(t, p, "clean", 0, clean, sizeof(clean)) ||
 	    attempt(t, p, "dirty", 1, dirt, sizeof(dirt)))
 		return;

@@ -166,6 +166,11 @@ int fsp_split_setup(const struct fsp_target *t, struct fsp_probe *p,
 			      "cannot be cut");
 		return -EROFS;
 	}
+	if (t->sealed) {
+		fsp_probe_set(p, FSP_SKIP, "%s: the file cannot be cut",
+			      t->sealed);
+		return -EPERM;
+	}
 	ret = open_and_map(t, p, name, m, wfd);
 	if (ret) {
 		fsp_probe_set(p, ret == -EROFS ? FSP_SKIP : FSP_ERROR,

@@ -345,6 +345,9 @@ static void text_checks(const struct fsp_target *t, struct fsp_probe *p,
 	} else if (t->readonly) {
 		fsp_probe_set(p, FSP_SKIP, "read-only filesystem: no open for "
 			      "write, no pwrite, no ETXTBSY check");
+	} else if (t->sealed) {
+		fsp_probe_set(p, FSP_SKIP, "%s: no open for write, no pwrite, "
+			      "no ETXTBSY check", t->sealed);
 	} else {
 		write_checks(t, p, &m, path, buf);
 	}
@@ -416,7 +419,7 @@ static void run(const struct fsp_target *t, struct fsp_probe *p)
 	fsp_ev_str(p, "cold", t->cold_method);
 	fsp_ev_int(p, "file_kb", FSP_FILE_SIZE >> 10);
 	text_checks(t, p, buf);
-	if (!t->readonly)
+	if (!t->readonly && !t->sealed)
 		exec_checks(t, p);
 }
 
@@ -426,7 +429,7 @@ static void run_cold(const struct fsp_target *t, struct fsp_probe *p)
 	char path[4096], buf[WRITE_LEN];
 
 	/* Only when the write happened and the probe measured it. */
-	if (t->readonly || p->result == FSP_ERROR ||
+	if (t->readonly || t->sealed || p->result == FSP_ERROR ||
 	    !json_object_object_get_ex(p->evidence, "write_len", NULL) ||
 	    fsp_case_path(t, 0, TEXT_FILE, path, sizeof(path)))
 		return;

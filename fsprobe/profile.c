@@ -17,19 +17,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fsattr.h"
 #include "profile.h"
 #include "util.h"
 
 #define FSP_PROFILE_FILE_MAX	(64 * 1024)
 
 enum key_id {
-	K_FS, K_MKFS, K_MOUNT, K_SIZE, K_REQ, K_DESC, K_LOWER, K_MATRIX, K_NR
+	K_FS, K_MKFS, K_MOUNT, K_SIZE, K_REQ, K_DESC, K_LOWER, K_MATRIX,
+	K_ATTRS, K_NR
 };
 
 static const char *const key_names[K_NR] = {
 	[K_FS] = "fs", [K_MKFS] = "mkfs", [K_MOUNT] = "mount_options",
 	[K_SIZE] = "size", [K_REQ] = "requires", [K_DESC] = "description",
 	[K_LOWER] = "lower", [K_MATRIX] = "matrix",
+	[K_ATTRS] = "attributes",
 };
 
 int fsp_profile_err(struct fsp_profile_error *err, int line,
@@ -120,6 +123,34 @@ static int parse_size(const char *v, unsigned long *mb,
 	return 0;
 }
 
+/* attributes = WORD...: each once, from fsattr.c's table. */
+static int parse_attrs(struct fsp_profile *p, char *v,
+		       struct fsp_profile_error *err, int line)
+{
+	char *words[FSP_NR_ATTRS + 2];
+	int i, nr = 0, bit, ret;
+
+	ret = split_words(v, words, FSP_NR_ATTRS + 1, &nr, err, line);
+	if (!ret && !nr)
+		ret = fsp_profile_err(err, line, "attributes: no value (one "
+				      "or more of %s)", fsp_attr_names());
+	for (i = 0; !ret && i < nr; i++) {
+		bit = fsp_attr_from_name(words[i]);
+		if (bit < 0)
+			ret = fsp_profile_err(err, line, "attribute '%.32s': "
+					      "one of %s", words[i],
+					      fsp_attr_names());
+		else if (p->attrs & bit)
+			ret = fsp_profile_err(err, line, "attribute '%s' "
+					      "given twice", words[i]);
+		else
+			p->attrs |= bit;
+	}
+	for (i = 0; i < nr; i++)
+		free(words[i]);
+	return ret;
+}
+
 static int valid_fs_name(const char *v)
 {
 	if (!*v || strlen(v) >= 32)
@@ -194,6 +225,8 @@ static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 				    "default or extended", v);
 		p->extended = !strcmp(v, "extended");
 		return 0;
+	case K_ATTRS:
+		return parse_attrs(p, v, err, line);
 	case K_DESC:
 		if (strlen(v) >= sizeof(p->description))
 			return fsp_profile_err(err, line, "description too long");
@@ -274,6 +307,12 @@ int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 	}
 	if (p->kind != FSP_PROFILE_OVERLAY && p->lower[0]) {
 		ret = fsp_profile_err(err, 0, "'lower' is only for fs = overlay");
+		goto fail;
+	}
+	if (p->attrs && p->kind != FSP_PROFILE_DEVICE) {
+		ret = fsp_profile_err(err, 0, "attributes need a filesystem "
+				      "made by mkfs on a device (this one is "
+				      "%s)", fsp_profile_kind_name(p->kind));
 		goto fail;
 	}
 	if (p->lower[0]) {

@@ -41,6 +41,7 @@ struct fsp_profile {
 	enum fsp_profile_kind kind;
 	enum fsp_profile_kind lower_kind; /* overlay: device or memory */
 	int extended;			/* matrix = extended: only with -p */
+	unsigned int attrs;		/* FSP_ATTR_* (fsattr.h) */
 };
 
 struct fsp_profile_error {

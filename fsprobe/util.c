@@ -276,6 +276,7 @@ const char *fsp_errno_name(int err)
 		{ ENODATA, "ENODATA" }, { EOVERFLOW, "EOVERFLOW" },
 		{ ECHILD, "ECHILD" }, { ESRCH, "ESRCH" }, { ELOOP, "ELOOP" },
 		{ EUCLEAN, "EUCLEAN" }, { ENOMSG, "ENOMSG" },
+		{ ENOKEY, "ENOKEY" }, { EKEYREJECTED, "EKEYREJECTED" },
 	};
 	size_t i;
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fsattr.h"
 #include "profile.h"
 #include "tap.h"
 
@@ -45,6 +46,23 @@ static const struct bad bad[] = {
 	  "names a device" },
 	{ "fs = btrfs\nmkfs = mkfs.btrfs -f /./dev/sda\n", 2,
 	  "names a device" },
+	/* attributes: known words, each once, on a device fs. */
+	{ "fs = ext4\nattributes = encrypted\n", 2,
+	  "attribute 'encrypted': one of encrypt, compress, immutable, verity" },
+	{ "fs = ext4\nattributes = verity immutable verity\n", 2,
+	  "attribute 'verity' given twice" },
+	{ "fs = ext4\nattributes =\n", 2, "attributes: no value" },
+	{ "fs = ext4\nattributes = \"encrypt\n", 2, "unterminated quote" },
+	{ "fs = ext4\nattributes = a b c d e f\n", 2, "too many words" },
+	{ "fs = tmpfs\nattributes = immutable\n", 0,
+	  "attributes need a filesystem made by mkfs on a device (this one "
+	  "is memory)" },
+	{ "fs = squashfs\nmkfs = mksquashfs {src} {image}\n"
+	  "attributes = verity\n", 0, "(this one is image)" },
+	{ "fs = overlay\nlower = ext4\nattributes = encrypt\n", 0,
+	  "(this one is overlay)" },
+	{ "fs = ext4\nattributes = encrypt\nattributes = verity\n", 3,
+	  "duplicate key 'attributes'" },
 	/* And a leak: words before a bad one were not freed (LSan). */
 	{ "fs = ext4\nmkfs = mkfs.ext4 -F \"-q\n", 2, "unterminated quote" },
 };
@@ -74,6 +92,59 @@ static void test_good(void)
 	TAP_EQ_LONG(p.nr_requires, 2, "requires count");
 	TAP_EQ_STR(p.description, "A test profile", "description");
 	fsp_profile_free(&p);
+}
+
+static void test_attributes(void)
+{
+	static const char text[] = "fs = f2fs\nmkfs = mkfs.f2fs\n"
+		"attributes =  verity \"compress\"   encrypt immutable\n";
+	struct fsp_profile_error err;
+	struct fsp_profile p;
+	int ret, i;
+
+	ret = fsp_profile_parse_text("t", text, strlen(text), &p, &err);
+	TAP_EQ_LONG(ret, 0, "all four attributes parse");
+	TAP_EQ_LONG(p.attrs, FSP_ATTR_ENCRYPT | FSP_ATTR_COMPRESS |
+		    FSP_ATTR_IMMUTABLE | FSP_ATTR_VERITY, "attribute bits");
+	fsp_profile_free(&p);
+	ret = fsp_profile_parse_text("t", "fs = ext4\n", 10, &p, &err);
+	TAP_EQ_LONG(ret || p.attrs, 0, "no attributes key: none");
+	fsp_profile_free(&p);
+	for (i = 0; i < FSP_NR_ATTRS; i++)
+		tap_ok(fsp_attr_from_name(fsp_attr_name(i)) == 1 << i &&
+		       strstr(fsp_attr_names(), fsp_attr_name(i)),
+		       "attribute %s: name and bit agree, listed in the "
+		       "error text", fsp_attr_name(i));
+	TAP_EQ_LONG(fsp_attr_from_name("Encrypt"), -EINVAL,
+		    "attribute names are case-sensitive");
+	TAP_EQ_LONG(FSP_ATTR_ON_DIR & FSP_ATTR_ON_FILES, 0,
+		    "an attribute is on the directory or on the files");
+	TAP_EQ_LONG(FSP_ATTR_ON_DIR | FSP_ATTR_ON_FILES,
+		    (1 << FSP_NR_ATTRS) - 1, "every attribute has a stage");
+}
+
+static void test_attr_shipped(const struct fsp_profile *all, int nr)
+{
+	static const struct { const char *name; unsigned int attrs; } want[] = {
+		{ "ext4-encrypt", FSP_ATTR_ENCRYPT },
+		{ "ext4-verity", FSP_ATTR_VERITY },
+		{ "f2fs-immutable", FSP_ATTR_IMMUTABLE },
+		{ "f2fs-compress-attr", FSP_ATTR_COMPRESS },
+		{ "ext4-default", 0 },
+	};
+	size_t w;
+	int i;
+
+	for (w = 0; w < sizeof(want) / sizeof(want[0]); w++) {
+		for (i = 0; i < nr; i++)
+			if (!strcmp(all[i].name, want[w].name))
+				break;
+		tap_ok(i < nr && all[i].attrs == want[w].attrs &&
+		       (!want[w].attrs || all[i].extended),
+		       "shipped %s: attributes 0x%x%s", want[w].name,
+		       want[w].attrs, want[w].attrs ? ", matrix = extended" :
+		       "");
+	}
 }
 
 static void test_bad(void)
@@ -142,6 +213,9 @@ static const struct {
 	{ "squashfs-zstd", FSP_PROFILE_IMAGE }, { "udf", DEV }, { "vfat", DEV },
 	{ "xfs-16k", DEV }, { "xfs-64k", DEV }, { "ntfs", DEV },
 	{ "iso9660", FSP_PROFILE_IMAGE }, { "romfs", FSP_PROFILE_IMAGE },
+	/* Issue 21 item 2: attributes set on the probe files. */
+	{ "ext4-encrypt", DEV }, { "ext4-verity", DEV },
+	{ "f2fs-immutable", DEV }, { "f2fs-compress-attr", DEV },
 };
 
 static void test_kinds(const struct fsp_profile *all, int nr)
@@ -230,6 +304,7 @@ static void test_shipped(const char *dir)
 			break;
 	tap_ok(i == nr, "profiles sorted by name");
 	test_kinds(all, nr);
+	test_attr_shipped(all, nr);
 	fsp_profile_free_all(all, nr);
 }
 
@@ -327,6 +402,7 @@ int main(void)
 	snprintf(data, sizeof(data), "%s/tests/data", src);
 	test_good();
 	test_bad();
+	test_attributes();
 	test_binary_and_long();
 	test_kind_texts();
 	test_shipped(dir);

@@ -1000,6 +1000,45 @@ static void test_verdict_rules(void)
 	       "verdict: a file with the collapse route: pmd-collapse-only");
 }
 
+/* profiles[].attributes and attribute_evidence survive encode + decode. */
+static void test_attributes(void)
+{
+	struct fsp_res_profile p, back;
+	struct json_object *o, *ev = json_object_new_object();
+	char err[256] = "";
+	int ret;
+
+	fsp_res_profile_init(&p);
+	p.name = strdup("ext4-encrypt");
+	p.fs = strdup("ext4");
+	p.mount_options = strdup("");
+	fsp_res_set_verdict(&p, FSP_V_BASE, "only order-0 folios observed");
+	fsp_res_add_attribute(&p, "encrypt");
+	fsp_res_add_attribute(&p, "immutable");
+	json_object_object_add(ev, "files_encrypted", json_object_new_int(14));
+	p.attribute_evidence = ev;
+	o = fsp_res_profile_json(&p);
+	ret = fsp_res_profile_decode(o, "test", "", &back, err, sizeof(err));
+	tap_ok(!ret && back.nr_attributes == 2 &&
+	       !strcmp(back.attributes[0], "encrypt") &&
+	       !strcmp(back.attributes[1], "immutable") &&
+	       !back.attributes[2], "attributes round-trip (%s)", err);
+	tap_ok(!ret && back.attribute_evidence &&
+	       json_object_equal(back.attribute_evidence, ev),
+	       "attribute_evidence round-trips");
+	json_object_put(o);
+	fsp_res_profile_clear(&back);
+	fsp_res_profile_clear(&p);
+	fsp_res_profile_init(&p);
+	p.name = strdup("xfs-default");
+	o = fsp_res_profile_json(&p);
+	tap_ok(!json_object_object_get_ex(o, "attributes", NULL) &&
+	       !json_object_object_get_ex(o, "attribute_evidence", NULL),
+	       "no attributes: neither key is written");
+	json_object_put(o);
+	fsp_res_profile_clear(&p);
+}
+
 int main(void)
 {
 	struct fsp_res_doc *new, *old, *esc;
@@ -1028,6 +1067,7 @@ int main(void)
 	test_load();
 	test_exit();
 	test_too_large();
+	test_attributes();
 	fsp_res_doc_free(new);
 	fsp_res_doc_free(old);
 	fsp_res_doc_free(esc);

@@ -9,7 +9,9 @@
 # left out: its fsync fails with ENOENT after the cold remount (an error,
 # measured on 7.2.13). The package: $FSPROBE_VM_DEB72 (the three sid
 # .debs, blank-separated), else `-k debian:7.2` (apt, cached). A few
-# minutes of TCG.
+# minutes of TCG. The attribute profiles (ext4-encrypt, ext4-verity,
+# f2fs-immutable, f2fs-compress-attr) must also show what the kernel read
+# back: every file sealed, encrypted or compressed, the key gone.
 . "$srcdir/tests/tap.sh"
 F="$builddir/src/fsprobe"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -23,7 +25,8 @@ if [ -n "${FSPROBE_VM_DEB72:-}" ]; then
 	for d in $FSPROBE_VM_DEB72; do K="$K --deb $d"; done
 fi
 MEASURED="f2fs-default f2fs-compress jfs nilfs2 vfat exfat ntfs udf minix
-	  gfs2 ocfs2 iso9660 romfs"
+	  gfs2 ocfs2 iso9660 romfs ext4-encrypt ext4-verity f2fs-immutable
+	  f2fs-compress-attr"
 SKIPPED="ntfs3 hfsplus"
 args=
 for p in $MEASURED $SKIPPED; do args="$args -p $p"; done
@@ -43,6 +46,15 @@ for p in $MEASURED; do
 	json_assert "$J" "p['$p']['verdict'] not in ('error', 'skip', 'unknown') and p['$p']['max_order']['read'] is not None" \
 		"$p: measured, a verdict other than error ($(python3 -c "import json; print(next(x['verdict'] + ' ' + str(x.get('reason')) for x in json.load(open('$J'))['profiles'] if x['name'] == '$p'))" 2>/dev/null))"
 done
+ae() { printf "p['%s']['attribute_evidence']" "$1"; }
+json_assert "$J" "$(ae ext4-verity)['files'] > 0 and $(ae ext4-verity)['files_sealed'] == $(ae ext4-verity)['files']" \
+	"ext4-verity: every probe file fs-verity sealed"
+json_assert "$J" "$(ae f2fs-immutable)['files_sealed'] == $(ae f2fs-immutable)['files'] == $(ae f2fs-immutable)['flags_cleared']" \
+	"f2fs-immutable: every probe file immutable, every flag cleared again"
+json_assert "$J" "$(ae f2fs-compress-attr)['dir_compr_fl'] and $(ae f2fs-compress-attr)['files_compr_fl'] == $(ae f2fs-compress-attr)['files']" \
+	"f2fs-compress-attr: every probe file inherited FS_COMPR_FL"
+json_assert "$J" "$(ae ext4-encrypt)['files_encrypted'] == $(ae ext4-encrypt)['files'] and $(ae ext4-encrypt)['key_status_after_removal'] == 'absent'" \
+	"ext4-encrypt: every probe file encrypted, the key removed"
 json_assert "$J" "p['ntfs3']['verdict'] == 'skip' and \"'ntfs3' is not in this kernel\" in p['ntfs3']['reason']" \
 	"ntfs3: skip, 7.2 has the ntfs driver instead"
 json_assert "$J" "p['hfsplus']['verdict'] == 'skip' and p['hfsplus']['reason']" \

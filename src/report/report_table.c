@@ -284,6 +284,39 @@ static void profile_line(FILE *out, const struct fsp_res_doc *doc,
 		fprintf(out, "%s\n", ft);
 }
 
+/* -v: the profile's attributes, and what the kernel read back. */
+static void attribute_line(FILE *out, const struct fsp_res_profile *p)
+{
+	struct json_object *flat, *control = NULL;
+	char names[128] = "";
+	size_t used = 0;
+	int i, col;
+
+	for (i = 0; i < p->nr_attributes && used < sizeof(names); i++)
+		used += snprintf(names + used, sizeof(names) - used, "%s%s",
+				 i ? "," : "", p->attributes[i]);
+	col = fprintf(out, "  attrs %-16s", names);
+	flat = json_object_new_object();
+	json_object_object_foreach(p->attribute_evidence, key, val) {
+		if (strcmp(key, "control"))
+			json_object_object_add(flat, key, json_object_get(val));
+		else
+			control = val;
+	}
+	print_evidence(out, flat, col);
+	json_object_put(flat);
+	if (!control)
+		return;
+	/* The control's verdict-relevant facts; JSON has its evidence. */
+	fprintf(out, "  ctrl  %-16s", "plain dir");
+	flat = json_object_new_object();
+	json_object_object_foreach(control, k2, v2)
+		if (strcmp(k2, "evidence") && strcmp(k2, "dir"))
+			json_object_object_add(flat, k2, json_object_get(v2));
+	print_evidence(out, flat, 24);
+	json_object_put(flat);
+}
+
 /* The profile's probes: all if verbose, else those that went wrong. */
 static void probe_lines(FILE *out, struct summary *s,
 			const struct fsp_res_profile *p,
@@ -316,6 +349,8 @@ static void probe_lines(FILE *out, struct summary *s,
 		}
 		print_evidence(out, pr->evidence, col);
 	}
+	if (named && o->verbose && p->attribute_evidence)
+		attribute_line(out, p);
 }
 
 static const char *wd_str(struct json_object *wd, const char *key)

@@ -78,6 +78,10 @@ void fsp_res_profile_clear(struct fsp_res_profile *p)
 	free(p->probes);
 	free(p->kernel_log);
 	json_object_put(p->watchdog);
+	for (i = 0; i < p->nr_attributes; i++)
+		free(p->attributes[i]);
+	free(p->attributes);
+	json_object_put(p->attribute_evidence);
 	free(p->loop.device);
 	free(p->loop.slot_device_refused);
 	fsp_res_profile_init(p);
@@ -174,6 +178,21 @@ struct fsp_res_probe *fsp_res_add_probe(struct fsp_res_profile *p,
 	np->name = strdup(name);
 	np->result = result;
 	return np;
+}
+
+int fsp_res_add_attribute(struct fsp_res_profile *p, const char *name)
+{
+	char **na = realloc(p->attributes,
+			    (p->nr_attributes + 2) * sizeof(*na));
+
+	if (!na)
+		return -ENOMEM;
+	p->attributes = na;
+	na[p->nr_attributes] = strdup(name);
+	if (!na[p->nr_attributes])
+		return -ENOMEM;
+	na[++p->nr_attributes] = NULL;
+	return 0;
 }
 
 const char *fsp_res_verdict_name(const struct fsp_res_profile *p)
@@ -320,6 +339,12 @@ struct json_object *fsp_res_profile_json(const struct fsp_res_profile *p)
 		json_object_array_add(a, jstr(p->mkfs[i]));
 	add(o, "mkfs", a);
 	add(o, "mount_options", jstr(p->mount_options));
+	if (p->nr_attributes) {
+		a = json_object_new_array();
+		for (i = 0; i < p->nr_attributes; i++)
+			json_object_array_add(a, jstr(p->attributes[i]));
+		add(o, "attributes", a);
+	}
 	if (p->shape == FSP_SHAPE_CHECK) {
 		/* `check` has always put timing_ms before the verdict. */
 		add(o, "timing_ms", timing_json(&p->timing));
@@ -332,6 +357,9 @@ struct json_object *fsp_res_profile_json(const struct fsp_res_profile *p)
 	add(o, "timing_ms", timing_json(&p->timing));
 	if (p->description)
 		add(o, "description", jstr(p->description));
+	if (p->attribute_evidence)
+		add(o, "attribute_evidence",
+		    json_object_get(p->attribute_evidence));
 	if (p->kernel_log)
 		add(o, "kernel_log", jstr(p->kernel_log));
 	if (p->watchdog)

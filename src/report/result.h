@@ -62,6 +62,9 @@ struct fsp_res_profile {
 	struct fsp_res_timing timing;
 	char *kernel_log;
 	struct json_object *watchdog;	/* a step overran; NULL: absent */
+	char **attributes;		/* the profile's; none: absent */
+	int nr_attributes;
+	struct json_object *attribute_evidence;	/* NULL: absent */
 	struct {
 		char *device;		/* NULL: no "loop" member */
 		int slot_device;
@@ -128,6 +131,9 @@ void fsp_res_set_verdict(struct fsp_res_profile *p, enum fsp_verdict_id v,
 struct fsp_res_probe *fsp_res_add_probe(struct fsp_res_profile *p,
 					const char *name,
 					enum fsp_outcome result);
+
+/* Append one of the profile's attributes (profiles[].attributes). */
+int fsp_res_add_attribute(struct fsp_res_profile *p, const char *name);
 
 /* Names as written: the table's, or the unknown text that was read. */
 const char *fsp_res_verdict_name(const struct fsp_res_profile *p);

@@ -302,7 +302,13 @@ static int decode_rest(struct dec *d, struct json_object *o,
 	if (!ret)
 		ret = get_str(d, o, "mount_options", 0, &p->mount_options);
 	if (!ret)
+		ret = get_strings(d, o, "attributes", &p->attributes,
+				  &p->nr_attributes);
+	if (!ret)
 		ret = get_str(d, o, "description", 0, &p->description);
+	if (!ret)
+		ret = get_object(d, o, "attribute_evidence",
+				 &p->attribute_evidence);
 	if (!ret)
 		ret = get_str(d, o, "reason", 0, &p->reason);
 	if (!ret)

@@ -117,6 +117,13 @@ static int do_mount(struct fsp_fsenv *e)
 	if (p->kind != FSP_PROFILE_OVERLAY) {
 		ret = mount_one(e, src, e->mnt, p->fs, p->mount_options);
 		e->mounted = !ret;
+		/* A new superblock: the fscrypt key went with the old one. */
+		if (!ret)
+			ret = fsp_attrs_mounted(&e->attrs, e->mnt);
+		if (ret && e->mounted && !e->err[0])
+			snprintf(e->err, sizeof(e->err), "adding the fscrypt "
+				 "key after the mount: %s",
+				 fsp_errno_name(-ret));
 		return ret;
 	}
 	if (!e->lower_mounted) {
@@ -376,6 +383,8 @@ void fsp_fsenv_teardown(struct fsp_fsenv *e)
 {
 	long long t0;
 
+	if (e->mounted)
+		fsp_attrs_release(&e->attrs, e->mnt);
 	do_umount(e);
 	if (e->reused)
 		return;	/* the slot's device: its holder detaches it */

@@ -7,6 +7,7 @@
 #ifndef FSP_FSENV_H
 #define FSP_FSENV_H
 
+#include "attrs.h"
 #include "case.h"
 #include "journal.h"
 #include "knob.h"
@@ -34,6 +35,7 @@ struct fsp_fsenv {
 	long long mkfs_disk_kb;	/* the image's disk use right after mkfs */
 	long long mkfs_punched_kb; /* zeroed ranges of it made holes */
 	struct fsp_wd_slot *wd;	/* the watchdog's slot (watchdog.h) */
+	struct fsp_attrs attrs;	/* the profile's attributes (attrs.h) */
 	char err[2048];
 };
 

@@ -91,6 +91,9 @@ void fsp_profile_result(const struct fsp_profile *prof,
 	out->mount_options = strdup(prof->mount_options);
 	if (prof->description[0])
 		out->description = strdup(prof->description);
+	for (i = 0; i < FSP_NR_ATTRS; i++)
+		if (prof->attrs & (1u << i))
+			fsp_res_add_attribute(out, fsp_attr_name(i));
 }
 
 /* Allocated size of the regular files in dir, in kB. */
@@ -490,13 +493,34 @@ static int mkfs_mount(const struct fsp_run_opts *o, struct fsp_target *t,
 	return 0;
 }
 
-/* The case files written, then made cold by one remount; *ms: writing. */
+/*
+ * The case files written (into the attribute directory when the profile
+ * has attributes, sealed after), then made cold by one remount; *ms:
+ * writing.
+ */
 static int prepare_cold(const struct fsp_run_opts *o, struct fsp_target *t,
 			struct fsp_fsenv *e, long long *ms)
 {
 	long long t0 = fsp_now_ms();
-	int ret = prepare_cases(o, t, e->err, sizeof(e->err));
+	int ret;
 
+	fsp_wd_begin(o->wd, "attributes on the directory");
+	ret = fsp_attrs_dir(&e->attrs, e->mnt, t, e->err, sizeof(e->err));
+	if (!ret) {
+		ret = fsp_attrs_control_prepare(&e->attrs, t);
+		if (ret)
+			snprintf(e->err, sizeof(e->err), "writing the control "
+				 "file in %s: %s", e->attrs.plain,
+				 strerror(-ret));
+	}
+	fsp_wd_end(o->wd);
+	if (!ret)
+		ret = prepare_cases(o, t, e->err, sizeof(e->err));
+	if (!ret && e->attrs.set) {
+		fsp_wd_begin(o->wd, "attributes on the files");
+		ret = fsp_attrs_seal(&e->attrs, t, e->err, sizeof(e->err));
+		fsp_wd_end(o->wd);
+	}
 	*ms = fsp_now_ms() - t0;
 	if (ret)
 		return ret;
@@ -530,12 +554,21 @@ static void profile_body(struct fsp_fsenv *e, int idx,
 		ret = prepare_cold(o, &t, e, t_prepare);
 	if (!ret) {
 		*t_probes = run_cases(o, lease, &t, out, idx, prof->name);
+		if (e->attrs.set) {
+			fsp_wd_begin(o->wd, "control fault-pmd");
+			fsp_attrs_control(&e->attrs, &t);
+			fsp_wd_end(o->wd);
+		}
 	} else {
 		if (!e->err[0])
 			snprintf(e->err, sizeof(e->err), "%s", strerror(-ret));
-		fsp_res_set_verdict(out, FSP_V_ERROR, e->err);
+		/* The kernel or filesystem has no such attribute: a skip. */
+		fsp_res_set_verdict(out, e->attrs.unsupported ? FSP_V_SKIP :
+				    FSP_V_ERROR, e->err);
 	}
 	fsp_fsenv_teardown(e);
+	out->attribute_evidence = fsp_attrs_take_evidence(&e->attrs);
+	fsp_attrs_free(&e->attrs);
 }
 
 void fsp_run_profile(const struct fsp_profile *prof, int idx,
@@ -556,6 +589,7 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 	e.loop.fd = -1;
 	e.lent = lease->loop;
 	e.wd = o->wd;
+	fsp_attrs_init(&e.attrs, prof->attrs);
 	fsp_kmsg_open(&km);
 	if (fsp_profile_unrunnable(prof, why, sizeof(why))) {
 		fsp_kmsg_close(&km);

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fsattr.h"
 #include "proc.h"
 #include "profile.h"
 #include "util.h"
@@ -68,13 +69,30 @@ static const char *const companions[] = {
 	"nls_cp437", "nls_iso8859-1", "nls_utf8", "nls_ascii", "utf8data",
 };
 
+/*
+ * The ciphers fscrypt asks the crypto API for by name when a file of an
+ * `attributes = encrypt` profile is opened (xts(aes) for contents,
+ * cts(cbc(aes)) for names): distro kernels build the templates and the
+ * AES-NI driver as modules, and nothing in the guest would load them.
+ * Names the kernel has built in or lacks are only noted.
+ */
+static const char *const fscrypt_ciphers[] = {
+	"xts", "cts", "cbc", "ecb", "aes_generic", "aesni_intel",
+};
+
 static void add_profile_fs(char ***arr, int *nr, const struct fsp_profile *p,
 			   int *ret)
 {
+	size_t i;
+
 	if (!*ret)
 		*ret = push(arr, nr, p->fs);
 	if (!*ret && p->lower[0])
 		*ret = push(arr, nr, p->lower);
+	for (i = 0; (p->attrs & FSP_ATTR_ENCRYPT) &&
+	     i < FSP_ARRAY_SIZE(fscrypt_ciphers); i++)
+		if (!*ret)
+			*ret = push(arr, nr, fscrypt_ciphers[i]);
 }
 
 int fsp_vm_mods_wanted(const char *profile_dir, const char *const *profiles,
