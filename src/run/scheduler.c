@@ -331,7 +331,7 @@ static int *slot_cpus(int jobs)
  */
 static int start_rank(const struct fsp_profile *p)
 {
-	return p->kind == FSP_PROFILE_IMAGE ? 0 :
+	return p->staged ? 0 :
 	       p->kind == FSP_PROFILE_MEMORY ? 2 : 1;
 }
 
