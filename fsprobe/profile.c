@@ -143,12 +143,16 @@ static int parse_size(const char *v, unsigned long *mb,
 	return 0;
 }
 
+/* Letters, digits, '_' and '.'; a FUSE subtype may have '-' too. */
 static int valid_fs_name(const char *v)
 {
+	int fuse = !strncmp(v, "fuse.", 5);
+
 	if (!*v || strlen(v) >= 32)
 		return 0;
 	for (; *v; v++)
-		if (!isalnum((unsigned char)*v) && *v != '_' && *v != '.')
+		if (!isalnum((unsigned char)*v) && *v != '_' && *v != '.' &&
+		    !(fuse && *v == '-'))
 			return 0;
 	return 1;
 }

@@ -342,6 +342,38 @@ int fsp_journal_knobs(const struct fsp_journal *j,
 	return 0;
 }
 
+int fsp_journal_kill_servers(const struct fsp_journal *j, const char *dir)
+{
+	unsigned long long start;
+	char path[PATH_MAX], *text;
+	struct entry *e;
+	int ret, i, nr, killed = 0;
+	pid_t pid;
+
+	ret = fsp_journal_path(j, path, sizeof(path), FSP_JOURNAL_NAME);
+	if (!ret)
+		ret = fsp_slurp(path, &text, NULL);
+	if (ret)
+		return ret;
+	e = calloc(4096, sizeof(*e));
+	if (!e) {
+		free(text);
+		return -ENOMEM;
+	}
+	nr = parse_journal(text, e, 4096);
+	for (i = nr - 1; i >= 0; i--) {
+		if (strcmp(e[i].kind, "fuse-server") || !inside(dir, e[i].b) ||
+		    !inside(j->dir, e[i].b) ||
+		    fsp_fuse_parse_id(e[i].a, &pid, &start))
+			continue;
+		if (fsp_fuse_kill_stale(pid, start, j->dir, 2000) == 1)
+			killed++;
+	}
+	free(e);
+	free(text);
+	return killed;
+}
+
 int fsp_journal_finish(struct fsp_journal *j, struct fsp_unwind_stats *st)
 {
 	struct fsp_unwind_stats dummy;

@@ -29,6 +29,13 @@ struct fsp_unwind_stats {
  * (-EBUSY) when a FUSE server of the run survives SIGKILL.
  */
 int fsp_journal_finish(struct fsp_journal *j, struct fsp_unwind_stats *st);
+/*
+ * The FUSE servers j lists with a mount point under dir (a profile's
+ * directory), killed while still theirs (fuse.h): the watchdog's way to
+ * free a worker stuck in a request its server will never answer. The
+ * number killed, or -errno.
+ */
+int fsp_journal_kill_servers(const struct fsp_journal *j, const char *dir);
 /* Unwind every stale (unlocked) run under base. */
 int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st);
 

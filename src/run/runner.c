@@ -396,8 +396,8 @@ static int mkdir_journalled(struct fsp_journal *j, const char *path)
 	return mkdir(path, 0700) ? -errno : 0;
 }
 
-static int profile_dir(const struct fsp_journal *j, int idx, char *buf,
-		       size_t len)
+int fsp_run_profile_dir(const struct fsp_journal *j, int idx, char *buf,
+			size_t len)
 {
 	char name[16];
 
@@ -408,7 +408,7 @@ static int profile_dir(const struct fsp_journal *j, int idx, char *buf,
 int fsp_remove_profile_dir(const struct fsp_journal *j, int idx)
 {
 	char dir[4096];
-	int ret = profile_dir(j, idx, dir, sizeof(dir));
+	int ret = fsp_run_profile_dir(j, idx, dir, sizeof(dir));
 
 	return ret ? ret : fsp_rmtree(dir);
 }
@@ -469,7 +469,7 @@ static int profile_dirs(struct fsp_fsenv *e, struct fsp_journal *j, int idx,
 	char why[512];
 	int ret;
 
-	if (profile_dir(j, idx, e->dir, sizeof(e->dir)) ||
+	if (fsp_run_profile_dir(j, idx, e->dir, sizeof(e->dir)) ||
 	    fsp_fmt(e->image, sizeof(e->image), "%s/image", e->dir) ||
 	    fsp_fmt(e->mnt, sizeof(e->mnt), "%s/mnt", e->dir) ||
 	    fsp_fmt(e->stage, sizeof(e->stage), "%s/stage", e->dir) ||
