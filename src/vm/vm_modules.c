@@ -68,11 +68,13 @@ static const char *const companions[] = {
 	"nls_cp437", "nls_iso8859-1", "nls_utf8", "nls_ascii", "utf8data",
 };
 
+/* fuse.SUBTYPE is served by the module fuse, its server in userspace. */
 static void add_profile_fs(char ***arr, int *nr, const struct fsp_profile *p,
 			   int *ret)
 {
 	if (!*ret)
-		*ret = push(arr, nr, p->fs);
+		*ret = push(arr, nr, p->kind == FSP_PROFILE_FUSE ? "fuse" :
+			    p->fs);
 	if (!*ret && p->lower[0])
 		*ret = push(arr, nr, p->lower);
 }
