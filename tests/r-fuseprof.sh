@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # r-fuseprof.sh - the fuse profiles (fs = fuse.SUBTYPE, `server`): a FUSE
 # server the run starts, journals and owns serves an image mkfs made.
-# - fuse2fs, squashfuse, erofsfuse (matrix = extended: named with -p)
-#   each whose server is installed gets a
-#   measured verdict (not error, not skip), no probe error, its server
-#   started again for the cold cycle and exited 0 after its unmount; one
+# - fuse2fs, squashfuse, erofsfuse (matrix = extended: named with -p):
+#   each whose server is installed gets a measured verdict (not error,
+#   not skip), no probe error, its server started again for the cold
+#   cycle and exited 0 after its unmount; one
 #   not installed is `skip` naming the package; afterwards no server of
 #   ours runs and nothing of ours is mounted in any mount namespace;
 # - SIGKILL of the run while a server serves, then `fsprobe cleanup`: no
