@@ -20,7 +20,7 @@ struct fsp_fuse {
 	pid_t pid;			/* the server, our child; 0: none */
 	unsigned long long start;	/* its start time (clock ticks) */
 	unsigned int conn;		/* fusectl connection: st_dev minor */
-	char type[64];			/* the mount's type (fuse.SUBTYPE) */
+	char type[64];			/* its mount type: fuse.SUBTYPE */
 	int status;			/* its exit code, 128+signal; -1 */
 };
 
