@@ -2,9 +2,9 @@
 /*
  * cmd_list.c - `fsprobe list`: every profile, its filesystem and mkfs
  * command (and FUSE server), and whether it can run on this machine
- * (and why not), then the probes. A malformed profile is an error naming file and line.
- * With --debian, the QA set of kernels as matrix --debian would run
- * it, resolved (debian_set.c), and nothing else.
+ * (and why not), then the probes. A malformed profile is an error
+ * naming file and line. With --debian, the QA set of kernels as matrix
+ * --debian would run it, resolved (debian_set.c), and nothing else.
  */
 #include <stdio.h>
 
