@@ -25,13 +25,13 @@
 
 enum key_id {
 	K_FS, K_MKFS, K_MOUNT, K_SIZE, K_REQ, K_DESC, K_LOWER, K_MATRIX,
-	K_ATTRS, K_NR
+	K_ATTRS, K_SERVER, K_NR
 };
 
 static const char *const key_names[K_NR] = {
 	[K_FS] = "fs", [K_MKFS] = "mkfs", [K_MOUNT] = "mount_options",
 	[K_SIZE] = "size", [K_REQ] = "requires", [K_DESC] = "description",
-	[K_LOWER] = "lower", [K_MATRIX] = "matrix",
+	[K_LOWER] = "lower", [K_MATRIX] = "matrix", [K_SERVER] = "server",
 	[K_ATTRS] = "attributes",
 };
 
@@ -104,6 +104,28 @@ static int check_safe_word(const char *w, struct fsp_profile_error *err,
 	return 0;
 }
 
+/* A command's word list (mkfs, server), no word naming a device. */
+static int safe_words(char *v, char **words, int *nr,
+		      struct fsp_profile_error *err, int line)
+{
+	int i, ret;
+
+	ret = split_words(v, words, FSP_PROFILE_MAX_ARGS, nr, err, line);
+	for (i = 0; !ret && i < *nr; i++)
+		ret = check_safe_word(words[i], err, line);
+	return ret;
+}
+
+static int has_word(char *const *words, int nr, const char *w)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(words[i], w))
+			return 1;
+	return 0;
+}
+
 static int parse_size(const char *v, unsigned long *mb,
 		      struct fsp_profile_error *err, int line)
 {
@@ -151,12 +173,16 @@ static int parse_attrs(struct fsp_profile *p, char *v,
 	return ret;
 }
 
+/* Letters, digits, '_' and '.'; a FUSE subtype may have '-' too. */
 static int valid_fs_name(const char *v)
 {
+	int fuse = !strncmp(v, "fuse.", 5);
+
 	if (!*v || strlen(v) >= 32)
 		return 0;
 	for (; *v; v++)
-		if (!isalnum((unsigned char)*v) && *v != '_' && *v != '.')
+		if (!isalnum((unsigned char)*v) && *v != '_' && *v != '.' &&
+		    !(fuse && *v == '-'))
 			return 0;
 	return 1;
 }
@@ -171,6 +197,9 @@ static enum fsp_profile_kind kind_of(const char *fs)
 		return FSP_PROFILE_IMAGE;
 	if (!strcmp(fs, "overlay"))
 		return FSP_PROFILE_OVERLAY;
+	/* fuseblk needs a block device a server opens: not a kind here. */
+	if (!strcmp(fs, "fuse") || !strncmp(fs, "fuse.", 5))
+		return FSP_PROFILE_FUSE;
 	return FSP_PROFILE_DEVICE;
 }
 
@@ -186,16 +215,9 @@ static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 			return fsp_profile_err(err, line, "bad filesystem type '%s'", v);
 		return fsp_strcpy(k == K_FS ? p->fs : p->lower, 32, v);
 	case K_MKFS:
-		ret = split_words(v, p->mkfs, FSP_PROFILE_MAX_ARGS, &p->nr_mkfs,
-				  err, line);
-		if (ret)
-			return ret;
-		for (i = 0; i < p->nr_mkfs; i++) {
-			ret = check_safe_word(p->mkfs[i], err, line);
-			if (ret)
-				return ret;
-		}
-		return 0;
+		return safe_words(v, p->mkfs, &p->nr_mkfs, err, line);
+	case K_SERVER:
+		return safe_words(v, p->server, &p->nr_server, err, line);
 	case K_MOUNT:
 		if (strlen(v) >= sizeof(p->mount_options))
 			return fsp_profile_err(err, line, "mount_options too long");
@@ -235,6 +257,70 @@ static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 	default:
 		return -EINVAL;
 	}
+}
+
+/*
+ * fuse: mkfs makes the image file (from {src}: the staged files, then
+ * read-only), the server serves it on {mnt}, mounting it itself, and
+ * stays in the foreground as our child: what fsprobe journals, waits
+ * for and kills is that process, never one it forked off.
+ */
+static int check_fuse(struct fsp_profile *p, struct fsp_profile_error *err)
+{
+	char *const *srv = p->server, *const *mk = p->mkfs;
+	int ns = p->nr_server, nm = p->nr_mkfs;
+
+	if (p->kind != FSP_PROFILE_FUSE)
+		return ns ? fsp_profile_err(err, 0, "'server' is only for "
+					    "fs = fuse.SUBTYPE") : 0;
+	if (!ns)
+		return fsp_profile_err(err, 0, "fuse profile needs a 'server'");
+	if (!has_word(srv, ns, "{mnt}"))
+		return fsp_profile_err(err, 0, "server must name the mount "
+				       "point as the word {mnt}");
+	if (!has_word(srv, ns, "-f"))
+		return fsp_profile_err(err, 0, "server must stay in the "
+				       "foreground (-f): fsprobe owns its "
+				       "process");
+	if (has_word(srv, ns, "{src}") || has_word(srv, ns, "{dev}"))
+		return fsp_profile_err(err, 0, "server takes {image} and "
+				       "{mnt} only");
+	if (!has_word(mk, nm, "{image}") || has_word(mk, nm, "{dev}"))
+		return fsp_profile_err(err, 0, "fuse: mkfs must make {image} "
+				       "(there is no device)");
+	if (p->mount_options[0])
+		return fsp_profile_err(err, 0, "fuse: the server mounts; its "
+				       "options belong in 'server'");
+	p->staged = has_word(mk, nm, "{src}");
+	return 0;
+}
+
+/* What the kind asks of the other keys; p->kind is set. */
+static int check_kind(struct fsp_profile *p, struct fsp_profile_error *err)
+{
+	if (p->kind == FSP_PROFILE_OVERLAY && !p->lower[0])
+		return fsp_profile_err(err, 0, "overlay profile needs a "
+				       "'lower' fs type");
+	if (p->kind != FSP_PROFILE_OVERLAY && p->lower[0])
+		return fsp_profile_err(err, 0, "'lower' is only for fs = "
+				       "overlay");
+	p->staged = p->kind == FSP_PROFILE_IMAGE;
+	if (p->lower[0]) {
+		p->lower_kind = kind_of(p->lower);
+		if (p->lower_kind != FSP_PROFILE_DEVICE &&
+		    p->lower_kind != FSP_PROFILE_MEMORY)
+			return fsp_profile_err(err, 0, "lower '%s': overlay "
+				"needs a writable lower fs (a device fs or "
+				"tmpfs)", p->lower);
+		if (p->lower_kind == FSP_PROFILE_MEMORY && p->nr_mkfs)
+			return fsp_profile_err(err, 0, "lower '%s' has no "
+					       "mkfs", p->lower);
+	}
+	if (p->attrs && p->kind != FSP_PROFILE_DEVICE)
+		return fsp_profile_err(err, 0, "attributes need a filesystem "
+				       "made by mkfs on a device (this one is "
+				       "%s)", fsp_profile_kind_name(p->kind));
+	return check_fuse(p, err);
 }
 
 int fsp_profile_parse_text(const char *name, const char *text, size_t len,
@@ -301,35 +387,9 @@ int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 		goto fail;
 	}
 	p->kind = kind_of(p->fs);
-	if (p->kind == FSP_PROFILE_OVERLAY && !p->lower[0]) {
-		ret = fsp_profile_err(err, 0, "overlay profile needs a 'lower' fs type");
+	ret = check_kind(p, err);
+	if (ret)
 		goto fail;
-	}
-	if (p->kind != FSP_PROFILE_OVERLAY && p->lower[0]) {
-		ret = fsp_profile_err(err, 0, "'lower' is only for fs = overlay");
-		goto fail;
-	}
-	if (p->attrs && p->kind != FSP_PROFILE_DEVICE) {
-		ret = fsp_profile_err(err, 0, "attributes need a filesystem "
-				      "made by mkfs on a device (this one is "
-				      "%s)", fsp_profile_kind_name(p->kind));
-		goto fail;
-	}
-	if (p->lower[0]) {
-		p->lower_kind = kind_of(p->lower);
-		if (p->lower_kind != FSP_PROFILE_DEVICE &&
-		    p->lower_kind != FSP_PROFILE_MEMORY) {
-			ret = fsp_profile_err(err, 0, "lower '%s': overlay needs "
-				   "a writable lower fs (a device fs or tmpfs)",
-				   p->lower);
-			goto fail;
-		}
-		if (p->lower_kind == FSP_PROFILE_MEMORY && p->nr_mkfs) {
-			ret = fsp_profile_err(err, 0, "lower '%s' has no mkfs",
-					      p->lower);
-			goto fail;
-		}
-	}
 	return 0;
 fail:
 	fsp_profile_free(p);
@@ -386,8 +446,10 @@ void fsp_profile_free(struct fsp_profile *p)
 		free(p->mkfs[i]);
 	for (i = 0; i < p->nr_requires; i++)
 		free(p->requires[i]);
-	p->nr_mkfs = p->nr_requires = 0;
-	p->mkfs[0] = p->requires[0] = NULL;
+	for (i = 0; i < p->nr_server; i++)
+		free(p->server[i]);
+	p->nr_mkfs = p->nr_requires = p->nr_server = 0;
+	p->mkfs[0] = p->requires[0] = p->server[0] = NULL;
 }
 
 void fsp_profile_free_all(struct fsp_profile *p, int nr)
@@ -461,6 +523,7 @@ const char *fsp_profile_kind_name(enum fsp_profile_kind kind)
 		[FSP_PROFILE_MEMORY] = "memory",
 		[FSP_PROFILE_IMAGE] = "image",
 		[FSP_PROFILE_OVERLAY] = "overlay",
+		[FSP_PROFILE_FUSE] = "fuse",
 	};
 
 	return (unsigned int)kind < FSP_ARRAY_SIZE(names) ? names[kind] : "?";

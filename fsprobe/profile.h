@@ -24,6 +24,7 @@ enum fsp_profile_kind {
 	FSP_PROFILE_MEMORY,	/* tmpfs, ramfs: no device, no mkfs */
 	FSP_PROFILE_IMAGE,	/* squashfs, erofs, iso9660, romfs: from a dir */
 	FSP_PROFILE_OVERLAY,	/* overlay on a `lower` device fs */
+	FSP_PROFILE_FUSE,	/* fuse.*: a `server` we start serves an image */
 };
 
 struct fsp_profile {
@@ -42,6 +43,18 @@ struct fsp_profile {
 	enum fsp_profile_kind lower_kind; /* overlay: device or memory */
 	int extended;			/* matrix = extended: only with -p */
 	unsigned int attrs;		/* FSP_ATTR_* (fsattr.h) */
+	/*
+	 * fuse: the server's command, `{image}` and `{mnt}` replaced by
+	 * whole words; it runs in the foreground (-f) as our child.
+	 */
+	char *server[FSP_PROFILE_MAX_ARGS + 1];
+	int nr_server;
+	/*
+	 * The files are written into a staging directory that mkfs makes
+	 * the image from (image builders; a fuse profile whose mkfs names
+	 * {src}); the filesystem is then read-only.
+	 */
+	int staged;
 };
 
 struct fsp_profile_error {
@@ -78,7 +91,7 @@ int fsp_profile_load_dir(const char *dir, struct fsp_profile **out, int *nr,
 			 char *errpath, size_t errlen,
 			 struct fsp_profile_error *err);
 void fsp_profile_free_all(struct fsp_profile *p, int nr);
-/* "device", "memory", "image", "overlay" (tests, messages). */
+/* "device", "memory", "image", "overlay", "fuse" (tests, messages). */
 const char *fsp_profile_kind_name(enum fsp_profile_kind kind);
 
 #endif

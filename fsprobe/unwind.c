@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fuse.h"
 #include "journal.h"
 #include "knob.h"
 #include "loop.h"
@@ -73,6 +74,7 @@ struct replay {
 	int nr;
 	const char *restored[64];	/* "knob-restored" paths met so far */
 	int nr_restored;
+	int busy;			/* a server of ours would not die */
 };
 
 /*
@@ -134,6 +136,35 @@ static void unwind_knob(struct replay *r, const char *a, const char *b,
 }
 
 /*
+ * A FUSE server the run started ("fuse-server PID/START MNT"): killed
+ * only while that pid has that start time, so a recycled pid is safe.
+ * One that outlives SIGKILL is stuck in the kernel: the run directory
+ * stays, as for the watchdog's stuck tasks.
+ */
+static void unwind_server(struct replay *r, const char *a, const char *b,
+			  struct fsp_unwind_stats *st)
+{
+	unsigned long long start;
+	pid_t pid;
+	int ret;
+
+	if (fsp_fuse_parse_id(a, &pid, &start) || !inside(r->rundir, b)) {
+		st->refused++;
+		return;
+	}
+	ret = fsp_fuse_kill_stale(pid, start, r->rundir, 2000);
+	if (ret == 1) {
+		st->servers++;
+	} else if (ret < 0) {
+		r->busy = 1;
+		if (!st->stuck++)
+			snprintf(st->stuck_what, sizeof(st->stuck_what),
+				 "%s: FUSE server %d serving %s survives "
+				 "SIGKILL", r->rundir, (int)pid, b);
+	}
+}
+
+/*
  * Undo one entry. Journals are re-read after a crash, so they are input
  * like any other: a path outside the run's own directory, a loop device
  * bound to a file that is not its image, or a tracefs instance not named
@@ -159,6 +190,8 @@ static void unwind_entry(struct replay *r, const struct entry *e,
 			st->loops++;
 		else if (ret == -EPERM)
 			st->refused++;
+	} else if (!strcmp(kind, "fuse-server")) {
+		unwind_server(r, a, b, st);
 	} else if (!strcmp(kind, "knob-restored")) {
 		if (r->nr_restored < (int)FSP_ARRAY_SIZE(r->restored))
 			r->restored[r->nr_restored++] = a;
@@ -240,7 +273,7 @@ static int unwind_file(const char *rundir, const char *path,
 		unwind_entry(&r, &r.e[i], st);
 	free(r.e);
 	free(text);
-	return 0;
+	return r.busy ? -EBUSY : 0;
 }
 
 /* Fill c from e[from..nr) for c->path: the last value set, restored. */
@@ -309,6 +342,38 @@ int fsp_journal_knobs(const struct fsp_journal *j,
 	return 0;
 }
 
+int fsp_journal_kill_servers(const struct fsp_journal *j, const char *dir)
+{
+	unsigned long long start;
+	char path[PATH_MAX], *text;
+	struct entry *e;
+	int ret, i, nr, killed = 0;
+	pid_t pid;
+
+	ret = fsp_journal_path(j, path, sizeof(path), FSP_JOURNAL_NAME);
+	if (!ret)
+		ret = fsp_slurp(path, &text, NULL);
+	if (ret)
+		return ret;
+	e = calloc(4096, sizeof(*e));
+	if (!e) {
+		free(text);
+		return -ENOMEM;
+	}
+	nr = parse_journal(text, e, 4096);
+	for (i = nr - 1; i >= 0; i--) {
+		if (strcmp(e[i].kind, "fuse-server") || !inside(dir, e[i].b) ||
+		    !inside(j->dir, e[i].b) ||
+		    fsp_fuse_parse_id(e[i].a, &pid, &start))
+			continue;
+		if (fsp_fuse_kill_stale(pid, start, j->dir, 2000) == 1)
+			killed++;
+	}
+	free(e);
+	free(text);
+	return killed;
+}
+
 int fsp_journal_finish(struct fsp_journal *j, struct fsp_unwind_stats *st)
 {
 	struct fsp_unwind_stats dummy;
@@ -324,7 +389,8 @@ int fsp_journal_finish(struct fsp_journal *j, struct fsp_unwind_stats *st)
 	if (j->fd >= 0)
 		close(j->fd);
 	j->fd = -1;
-	fsp_rmtree(j->dir);
+	if (ret != -EBUSY)
+		fsp_rmtree(j->dir);
 	if (j->lockfd >= 0)
 		close(j->lockfd);
 	j->lockfd = -1;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * unwind.h - undo what a journal (journal.h) lists, newest first: mounts,
- * loop devices, knobs, tracefs instances, files. The one fsprobe/ module
- * that knows every kind of resource; journal, loop and knob know nothing
- * of it.
+ * FUSE servers, loop devices, knobs, tracefs instances, files. The one
+ * fsprobe/ module that knows every kind of resource; journal, loop and
+ * knob know nothing of it.
  */
 #ifndef FSP_UNWIND_H
 #define FSP_UNWIND_H
@@ -17,14 +17,25 @@ struct fsp_unwind_stats {
 	int mounts;		/* mounts removed */
 	int knobs;		/* knobs restored */
 	int instances;		/* tracefs instances removed */
+	int servers;		/* FUSE servers of ours killed */
 	int files;		/* images and directories removed */
 	int refused;		/* entries not ours on inspection, left alone */
 	int stuck;		/* dead runs left: a task of theirs is stuck */
 	char stuck_what[512];	/* the first such: run, task, step */
 };
 
-/* Unwind everything the journal lists (LIFO), remove the run dir. */
+/*
+ * Unwind everything the journal lists (LIFO), remove the run dir; kept
+ * (-EBUSY) when a FUSE server of the run survives SIGKILL.
+ */
 int fsp_journal_finish(struct fsp_journal *j, struct fsp_unwind_stats *st);
+/*
+ * The FUSE servers j lists with a mount point under dir (a profile's
+ * directory), killed while still theirs (fuse.h): the watchdog's way to
+ * free a worker stuck in a request its server will never answer. The
+ * number killed, or -errno.
+ */
+int fsp_journal_kill_servers(const struct fsp_journal *j, const char *dir);
 /* Unwind every stale (unlocked) run under base. */
 int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st);
 

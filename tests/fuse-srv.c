@@ -15,6 +15,9 @@
  *                              files were written, waits in D state
  *   --hang-unread              once hung, stop reading requests instead:
  *                              their callers wait killable
+ *   -f                         accepted and ignored (it always runs in
+ *                              the foreground): a profile's `server`
+ *                              must say -f
  * It runs in the foreground, mounts MNT itself (root: mount(2) with fd=)
  * and on SIGTERM or SIGINT aborts its connection (which ends every
  * request still waiting), detaches the mount and exits 0. Killed with
@@ -677,7 +680,7 @@ static int serve(const sigset_t *wait_mask)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: fuse-srv [--eio-read] [--eio-write] "
+	fprintf(stderr, "usage: fuse-srv [-f] [--eio-read] [--eio-write] "
 		"[--hang-after N] [--hang-read] [--hang-unread] MNT\n");
 	return 2;
 }
@@ -689,6 +692,8 @@ int main(int argc, char **argv)
 	int i, ret;
 
 	for (i = 1; i < argc - 1; i++) {
+		if (!strcmp(argv[i], "-f"))
+			continue;
 		if (!strcmp(argv[i], "--eio-read"))
 			eio_read = 1;
 		else if (!strcmp(argv[i], "--eio-write"))

@@ -3,7 +3,8 @@
  * t-profile.c - the profile parser: good files parse into the right
  * fields; every kind of bad file is rejected with the right line number
  * and a message that names the problem. Also loads every shipped profile
- * and checks the kind (device, memory, image, overlay) the parser gave it.
+ * and checks the kind (device, memory, image, overlay, fuse) the parser
+ * gave it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -63,6 +64,26 @@ static const struct bad bad[] = {
 	  "(this one is overlay)" },
 	{ "fs = ext4\nattributes = encrypt\nattributes = verity\n", 3,
 	  "duplicate key 'attributes'" },
+	/* fuse: a server we start, in the foreground, on our image. */
+	{ "fs = fuse.x\nmkfs = m {image}\n", 0, "needs a 'server'" },
+	{ "fs = ext4\nserver = s -f {mnt}\n", 0, "only for fs = fuse." },
+	{ "fs = fuse.x\nmkfs = m {image}\nserver = s {image} {mnt}\n", 0,
+	  "foreground (-f)" },
+	{ "fs = fuse.x\nmkfs = m {image}\nserver = s -f {image}\n", 0,
+	  "as the word {mnt}" },
+	{ "fs = fuse.x\nmkfs = m {image}\nserver = s -f {src} {mnt}\n", 0,
+	  "{image} and {mnt} only" },
+	{ "fs = fuse.x\nmkfs = m {dev}\nserver = s -f {mnt}\n", 0,
+	  "must make {image}" },
+	{ "fs = fuse.x\nserver = s -f {mnt}\n", 0, "must make {image}" },
+	{ "fs = fuse.x\nmkfs = m {image}\nserver = s -f {mnt}\n"
+	  "mount_options = ro\n", 0, "belong in 'server'" },
+	{ "fs = fuse.x\nmkfs = m {image}\nserver = s -f {mnt} /dev/fuse\n",
+	  3, "names a device" },
+	{ "fs = fuse.x\nserver = s -f {mnt}\nserver = t -f {mnt}\n", 3,
+	  "duplicate key 'server'" },
+	{ "fs = fuse-x\n", 1, "bad filesystem type" },
+	{ "fs = overlay\nlower = fuse.x\n", 0, "writable lower fs" },
 	/* And a leak: words before a bad one were not freed (LSan). */
 	{ "fs = ext4\nmkfs = mkfs.ext4 -F \"-q\n", 2, "unterminated quote" },
 };
@@ -147,6 +168,36 @@ static void test_attr_shipped(const struct fsp_profile *all, int nr)
 	}
 }
 
+/* fuse: the server's words, the kind, staged when mkfs reads {src}. */
+static void test_fuse(void)
+{
+	const char *rw = "fs = fuse.ext4\n"
+		"mkfs = mkfs.ext4 -F -q {image}\n"
+		"server = fuse2fs {image} {mnt} -f -o fakeroot\n";
+	const char *ro = "fs = fuse.gvfsd-fuse\n"
+		"mkfs = mksquashfs {src} {image}\n"
+		"server = squashfuse -f {image} {mnt}\n";
+	struct fsp_profile_error err;
+	struct fsp_profile p;
+	int ret;
+
+	ret = fsp_profile_parse_text("t", rw, strlen(rw), &p, &err);
+	TAP_EQ_LONG(ret, 0, "fuse profile parses");
+	TAP_EQ_LONG(p.kind, FSP_PROFILE_FUSE, "fs = fuse.ext4: kind fuse");
+	TAP_EQ_LONG(p.nr_server, 6, "server word count");
+	TAP_EQ_STR(p.server[0], "fuse2fs", "server[0]: the binary");
+	TAP_EQ_STR(p.server[2], "{mnt}", "placeholders kept as words");
+	TAP_EQ_LONG(p.staged, 0, "mkfs on {image}: not staged (writable)");
+	fsp_profile_free(&p);
+	TAP_EQ_LONG(p.nr_server, 0, "free clears the server words");
+	ret = fsp_profile_parse_text("t", ro, strlen(ro), &p, &err);
+	TAP_EQ_LONG(ret, 0, "fuse profile with a '-' in its subtype parses");
+	TAP_EQ_LONG(p.staged, 1, "mkfs reads {src}: staged (read-only)");
+	fsp_profile_free(&p);
+	TAP_EQ_STR(fsp_profile_kind_name(FSP_PROFILE_FUSE), "fuse",
+		   "kind name fuse");
+}
+
 static void test_bad(void)
 {
 	struct fsp_profile_error err;
@@ -216,6 +267,8 @@ static const struct {
 	/* Issue 21 item 2: attributes set on the probe files. */
 	{ "ext4-encrypt", DEV }, { "ext4-verity", DEV },
 	{ "f2fs-immutable", DEV }, { "f2fs-compress-attr", DEV },
+	{ "fuse2fs", FSP_PROFILE_FUSE }, { "squashfuse", FSP_PROFILE_FUSE },
+	{ "erofsfuse", FSP_PROFILE_FUSE },
 };
 
 static void test_kinds(const struct fsp_profile *all, int nr)
@@ -401,6 +454,7 @@ int main(void)
 	snprintf(dir, sizeof(dir), "%s/mkfs-profiles", src);
 	snprintf(data, sizeof(data), "%s/tests/data", src);
 	test_good();
+	test_fuse();
 	test_bad();
 	test_attributes();
 	test_binary_and_long();

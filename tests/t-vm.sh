@@ -92,6 +92,13 @@ ok $? "etc/mtab is a symlink, dev/console a character device"
 grep -q "ld-linux-x86-64.so.2$" "$T/log/entries" && grep -q "/libc.so.6$" "$T/log/entries" &&
 	grep -q "/libjson-c.so" "$T/log/entries"
 ok $? "fsprobe's shared libraries and the dynamic loader are in"
+if command -v fuse2fs > /dev/null; then
+	grep -q " usr/sbin/fuse2fs\$" "$T/log/entries" &&
+		grep -q "/libfuse.so.2\$" "$T/log/entries"
+	ok $? "a fuse profile's server (fuse2fs) and its libfuse are in"
+else
+	skip "fuse2fs not installed: its place in the initramfs not checked"
+fi
 ! grep -q '\.o$' "$T/log/entries"; ok $? "no object files from the payload directory"
 printf -- '-p\nxfs-default\n-P\nfault-pmd\n-j\n1\n--size\n64\n-v\n' | cmp -s - "$T/log/vm-args"
 ok $? "the run options reach the guest as its argv"

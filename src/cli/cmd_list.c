@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cmd_list.c - `fsprobe list`: every profile, its filesystem and mkfs
- * command, and whether it can run on this machine (and why not), then
- * the probes. A malformed profile is an error naming file and line.
- * With --debian, the QA set of kernels as matrix --debian would run
- * it, resolved (debian_set.c), and nothing else.
+ * command (and FUSE server), and whether it can run on this machine
+ * (and why not), then the probes. A malformed profile is an error
+ * naming file and line. With --debian, the QA set of kernels as matrix
+ * --debian would run it, resolved (debian_set.c), and nothing else.
  */
 #include <stdio.h>
 
@@ -28,12 +28,13 @@ int fsp_cmd_list(struct fsp_cli *cli)
 	if (ret)
 		return ret;
 	printf("Profiles (%s):\n", fsp_profile_dir());
-	printf("  %-24s %-9s %-8s %s\n", "NAME", "FS", "RUNNABLE", "MKFS / WHY NOT");
+	printf("  %-24s %-15s %-8s %s\n", "NAME", "FS", "RUNNABLE",
+	       "MKFS / WHY NOT");
 	for (i = 0; i < nr; i++) {
 		const char *no = fsp_profile_unrunnable(&profs[i], why,
 							sizeof(why));
 
-		printf("  %-24s %-9s %-8s ", profs[i].name, profs[i].fs,
+		printf("  %-24s %-15s %-8s ", profs[i].name, profs[i].fs,
 		       no ? "no" : profs[i].extended ? "-p" : "yes");
 		if (no) {
 			printf("%s\n", no);
@@ -44,6 +45,9 @@ int fsp_cmd_list(struct fsp_cli *cli)
 		if (profs[i].mount_options[0])
 			printf("%s-o %s", profs[i].nr_mkfs ? "; " : "",
 			       profs[i].mount_options);
+		for (k = 0; k < profs[i].nr_server; k++)
+			printf("%s%s", k ? " " : "; served by ",
+			       profs[i].server[k]);
 		printf("\n");
 	}
 	printf("\nProbes:\n");

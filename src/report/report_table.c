@@ -229,9 +229,9 @@ static void header(FILE *out, const struct fsp_res_doc *doc)
 		fprintf(out, " (no kernel config found)\n\n");
 }
 
-/* The widths of the name and route columns: their longest cell. */
+/* The widths of the name, fs and route columns: their longest cell. */
 struct columns {
-	int name, route;
+	int name, fs, route;
 };
 
 static void column_widths(const struct fsp_res_doc *doc, struct columns *c)
@@ -240,11 +240,15 @@ static void column_widths(const struct fsp_res_doc *doc, struct columns *c)
 	int i;
 
 	c->name = 7;
+	c->fs = 8;	/* fuse.SUBTYPE is longer */
 	c->route = 14;	/* "collapse,shmem" */
 	for (i = 0; i < doc->nr_profiles; i++) {
 		if (doc->profiles[i].name &&
 		    (int)strlen(doc->profiles[i].name) > c->name)
 			c->name = (int)strlen(doc->profiles[i].name);
+		if (doc->profiles[i].fs &&
+		    (int)strlen(doc->profiles[i].fs) > c->fs)
+			c->fs = (int)strlen(doc->profiles[i].fs);
 		routes_str(&doc->profiles[i], routes, sizeof(routes));
 		if ((int)strlen(routes) > c->route)
 			c->route = (int)strlen(routes);
@@ -274,7 +278,8 @@ static void profile_line(FILE *out, const struct fsp_res_doc *doc,
 			      sizeof(rd));
 	fsp_report_folio_size(doc->page_size, p->max_order_fault, ft,
 			      sizeof(ft));
-	fprintf(out, "%-*s %-8s ", c->name, or(p->name, "?"), or(p->fs, "?"));
+	fprintf(out, "%-*s %-*s ", c->name, or(p->name, "?"), c->fs,
+		or(p->fs, "?"));
 	paint(out, o, verdict_colour(p->verdict), 17,
 	      or(fsp_res_verdict_name(p), "?"));
 	fprintf(out, " %-*s %-5s ", c->route, routes, rd);
@@ -455,8 +460,9 @@ int fsp_report_table(FILE *out, const struct fsp_res_doc *doc,
 	memset(&s, 0, sizeof(s));
 	header(out, doc);
 	column_widths(doc, &c);
-	fprintf(out, "%-*s %-8s %-17s %-*s %-5s %-5s %s\n", c.name, "PROFILE",
-		"FS", "VERDICT", c.route, "ROUTE", "READ", "FAULT", "REASON");
+	fprintf(out, "%-*s %-*s %-17s %-*s %-5s %-5s %s\n", c.name, "PROFILE",
+		c.fs, "FS", "VERDICT", c.route, "ROUTE", "READ", "FAULT",
+		"REASON");
 	for (i = 0; i < doc->nr_profiles; i++) {
 		if (!o->verbose && fs_absent(&doc->profiles[i])) {
 			add_name(s.absent, sizeof(s.absent),

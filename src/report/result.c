@@ -84,6 +84,9 @@ void fsp_res_profile_clear(struct fsp_res_profile *p)
 	json_object_put(p->attribute_evidence);
 	free(p->loop.device);
 	free(p->loop.slot_device_refused);
+	for (i = 0; i < p->server.nr_argv; i++)
+		free(p->server.argv[i]);
+	free(p->server.argv);
 	fsp_res_profile_init(p);
 }
 
@@ -327,6 +330,22 @@ static void verdict_json(struct json_object *o,
 	add(o, "probes", arr);
 }
 
+/* fuse: the server's command as run, how often, how the last ended. */
+static struct json_object *server_json(const struct fsp_res_profile *p)
+{
+	struct json_object *o = json_object_new_object(), *a;
+	int i;
+
+	a = json_object_new_array();
+	for (i = 0; i < p->server.nr_argv; i++)
+		json_object_array_add(a, jstr(p->server.argv[i]));
+	add(o, "argv", a);
+	add(o, "starts", json_object_new_int(p->server.starts));
+	add(o, "exit_status", p->server.exit_status >= 0 ?
+	    json_object_new_int(p->server.exit_status) : NULL);
+	return o;
+}
+
 struct json_object *fsp_res_profile_json(const struct fsp_res_profile *p)
 {
 	struct json_object *o = json_object_new_object(), *a;
@@ -373,6 +392,8 @@ struct json_object *fsp_res_profile_json(const struct fsp_res_profile *p)
 			    jstr(p->loop.slot_device_refused));
 		add(o, "loop", a);
 	}
+	if (p->server.argv)
+		add(o, "server", server_json(p));
 	if (p->worker_cpu != FSP_RES_ABSENT)
 		add(o, "worker_cpu", p->worker_cpu >= 0 ?
 		    json_object_new_int(p->worker_cpu) : NULL);

@@ -70,6 +70,12 @@ struct fsp_res_profile {
 		int slot_device;
 		char *slot_device_refused;
 	} loop;
+	struct {
+		char **argv;		/* NULL: no "server" member */
+		int nr_argv;
+		int starts;		/* times started (mount, cold cycles) */
+		int exit_status;	/* the last one's; FSP_RES_NULL: alive */
+	} server;
 	int worker_cpu;			/* FSP_RES_ABSENT / FSP_RES_NULL */
 };
 

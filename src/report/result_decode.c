@@ -272,6 +272,23 @@ static int decode_loop(struct dec *d, struct json_object *o,
 	return ret;
 }
 
+static int decode_server(struct dec *d, struct json_object *o,
+			 struct fsp_res_profile *p)
+{
+	struct json_object *so;
+	int ret = member(d, o, "server", json_type_object, 0, &so);
+
+	if (ret || !so)
+		return ret;
+	ret = get_strings(d, so, "argv", &p->server.argv, &p->server.nr_argv);
+	if (!ret)
+		ret = get_int32(d, so, "starts", 0, &p->server.starts);
+	if (!ret)
+		ret = get_int32(d, so, "exit_status", FSP_RES_NULL,
+				&p->server.exit_status);
+	return ret;
+}
+
 static int decode_orders(struct dec *d, struct json_object *o,
 			 struct fsp_res_profile *p)
 {
@@ -323,6 +340,8 @@ static int decode_rest(struct dec *d, struct json_object *o,
 		ret = get_object(d, o, "watchdog", &p->watchdog);
 	if (!ret)
 		ret = decode_loop(d, o, p);
+	if (!ret)
+		ret = decode_server(d, o, p);
 	if (!ret)
 		ret = get_order(d, o, "worker_cpu", FSP_RES_ABSENT,
 				&p->worker_cpu);

@@ -3,12 +3,14 @@
  * fsenv.c - one profile's filesystem: a sparse image journalled before it
  * exists, our own loop device checked against it, mkfs by fork/exec with
  * libblkid confirming the result, libmount mounts (overlay: a lower
- * filesystem with lower/upper/work directories), and the umount/mount
- * cycle that evicts exactly our own files.
+ * filesystem with lower/upper/work directories; fuse: a server we start
+ * on an image file, which mounts it), and the umount/mount cycle that
+ * evicts exactly our own files (fuse: the server stopped and started).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,6 +23,8 @@
 #include "watchdog.h"
 
 #define MKFS_TIMEOUT_S 300
+#define SERVER_MOUNT_MS (60 * 1000)	/* the server's mount to appear */
+#define SERVER_EXIT_MS (60 * 1000)	/* its exit after the umount */
 
 /* Build the mkfs argv: {dev}, {image}, {src} are replaced; else append. */
 static int mkfs_argv(const struct fsp_fsenv *e, char **argv, int max)
@@ -107,6 +111,94 @@ static int overlay_options(const struct fsp_fsenv *e, char *buf, size_t len)
 		       *extra ? "," : "", extra);
 }
 
+/* The server's argv: {image} and {mnt} replaced by whole words. */
+static void server_argv(const struct fsp_fsenv *e, char **argv, int max)
+{
+	const struct fsp_profile *p = e->prof;
+	int i, n = 0;
+
+	for (i = 0; i < p->nr_server && n < max - 1; i++) {
+		const char *w = p->server[i];
+
+		argv[n++] = (char *)(!strcmp(w, "{image}") ? e->image :
+				     !strcmp(w, "{mnt}") ? e->mnt : w);
+	}
+	argv[n] = NULL;
+}
+
+/* The last line the server wrote to its log (why it would not mount). */
+static void server_said(const struct fsp_fsenv *e, char *buf, size_t len)
+{
+	char path[4200], *text = NULL, *nl;
+
+	buf[0] = '\0';
+	if (fsp_fmt(path, sizeof(path), "%s/server.log", e->dir) ||
+	    fsp_slurp(path, &text, NULL))
+		return;
+	fsp_rstrip(text);
+	nl = strrchr(text, '\n');
+	snprintf(buf, len, "%s", nl ? nl + 1 : text);
+	free(text);
+}
+
+static void server_error(struct fsp_fsenv *e, const char *tool, int ret)
+{
+	char said[512];
+
+	server_said(e, said, sizeof(said));
+	if (ret == -EIO)
+		snprintf(e->err, sizeof(e->err), "%s exited (status %d) "
+			 "before mounting: %s", tool, e->fuse.status, said);
+	else if (ret == -ETIMEDOUT)
+		snprintf(e->err, sizeof(e->err), "%s did not mount in %d s: "
+			 "%s", tool, SERVER_MOUNT_MS / 1000, said);
+	else
+		snprintf(e->err, sizeof(e->err), "starting %s: %s", tool,
+			 strerror(-ret));
+}
+
+/*
+ * fuse: start the server, journalled (fuse.h), and wait for it to
+ * mount e->mnt; the type it mounted must be the profile's fs.
+ */
+static int server_mount(struct fsp_fsenv *e)
+{
+	char *argv[FSP_PROFILE_MAX_ARGS + 1], path[4200];
+	long long t0 = fsp_now_ms();
+	int ret;
+
+	if (e->server_log < 0) {
+		ret = fsp_fmt(path, sizeof(path), "%s/server.log", e->dir);
+		if (ret)
+			return ret;
+		e->server_log = open(path, O_WRONLY | O_CREAT | O_APPEND |
+				     O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (e->server_log < 0)
+			return -errno;
+	}
+	server_argv(e, argv, FSP_ARRAY_SIZE(argv));
+	ret = fsp_journal_add(e->j, "mount", e->mnt, NULL);
+	if (ret)
+		return ret;
+	fsp_wd_begin(e->wd, "mount");
+	ret = fsp_fuse_start(&e->fuse, argv, e->mnt, e->server_log, e->j,
+			     SERVER_MOUNT_MS);
+	fsp_wd_end(e->wd);
+	e->t_mount += fsp_now_ms() - t0;
+	e->server_starts++;
+	if (ret) {
+		server_error(e, argv[0], ret);
+		return ret;
+	}
+	e->mounted = 1;
+	if (strcmp(e->fuse.type, e->prof->fs)) {
+		snprintf(e->err, sizeof(e->err), "%s mounted '%s', profile "
+			 "says '%s'", argv[0], e->fuse.type, e->prof->fs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int do_mount(struct fsp_fsenv *e)
 {
 	const struct fsp_profile *p = e->prof;
@@ -114,6 +206,8 @@ static int do_mount(struct fsp_fsenv *e)
 	char opts[8192 + 256];
 	int ret;
 
+	if (p->kind == FSP_PROFILE_FUSE)
+		return server_mount(e);
 	if (p->kind != FSP_PROFILE_OVERLAY) {
 		ret = mount_one(e, src, e->mnt, p->fs, p->mount_options);
 		e->mounted = !ret;
@@ -144,10 +238,15 @@ static int do_umount(struct fsp_fsenv *e)
 	long long t0 = fsp_now_ms();
 	int ret = 0;
 
-	if (!e->mounted && !e->lower_mounted)
+	if (!e->mounted && !e->lower_mounted && !e->fuse.pid)
 		return 0;
 	fsp_wd_begin(e->wd, "umount");
-	if (e->mounted) {
+	if (e->prof->kind == FSP_PROFILE_FUSE) {
+		/* The server ends with its connection: reaped, or killed. */
+		ret = fsp_fuse_stop(&e->fuse, e->mnt, SERVER_EXIT_MS);
+		if (!ret)
+			e->mounted = 0;
+	} else if (e->mounted) {
 		ret = fsp_mnt_umount(e->mnt);
 		if (!ret)
 			e->mounted = 0;
@@ -316,6 +415,30 @@ static int same_fs(const char *blkid, const char *fs)
 	return !strcmp(blkid, "ntfs") && !strcmp(fs, "ntfs3");
 }
 
+/*
+ * fuse: mkfs makes the image file itself, from the staged files or on
+ * a sparse file of the run's size; then the server mounts it.
+ */
+static int fuse_setup(struct fsp_fsenv *e, unsigned long size_mb)
+{
+	int ret;
+
+	if (e->prof->staged) {
+		ret = fsp_journal_add(e->j, "image", e->image, NULL);
+		e->readonly = 1;
+	} else {
+		ret = fsp_loop_image_create(e->image,
+				(unsigned long long)size_mb << 20, e->j);
+	}
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "creating image %s: %s",
+			 e->image, strerror(-ret));
+		return ret;
+	}
+	ret = run_mkfs(e);
+	return ret ? ret : server_mount(e);
+}
+
 /* Create the filesystem; on return it is mounted (or e->err says why). */
 int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 {
@@ -327,6 +450,8 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 
 	if (p->kind == FSP_PROFILE_MEMORY)
 		return do_mount(e);
+	if (p->kind == FSP_PROFILE_FUSE)
+		return fuse_setup(e, size_mb);
 	if (p->kind == FSP_PROFILE_OVERLAY &&
 	    p->lower_kind == FSP_PROFILE_MEMORY)
 		return overlay_dirs(e);
@@ -386,6 +511,9 @@ void fsp_fsenv_teardown(struct fsp_fsenv *e)
 	if (e->mounted)
 		fsp_attrs_release(&e->attrs, e->mnt);
 	do_umount(e);
+	if (e->server_log >= 0)
+		close(e->server_log);
+	e->server_log = -1;
 	if (e->reused)
 		return;	/* the slot's device: its holder detaches it */
 	t0 = fsp_now_ms();

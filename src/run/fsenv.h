@@ -2,13 +2,15 @@
 /*
  * fsenv.h - the filesystem a profile is probed on: its image, our loop
  * device, mkfs, the mount (and for overlay the lower filesystem under
- * it), the umount/mount cycle that makes our files cold, and teardown.
+ * it; for fuse the server that mounts it), the umount/mount cycle that
+ * makes our files cold, and teardown.
  */
 #ifndef FSP_FSENV_H
 #define FSP_FSENV_H
 
 #include "attrs.h"
 #include "case.h"
+#include "fuse.h"
 #include "journal.h"
 #include "knob.h"
 #include "loop.h"
@@ -28,6 +30,9 @@ struct fsp_fsenv {
 	int reused;		/* loop is the slot's: not ours to detach */
 	int lent_err;		/* why the slot's device could not be used */
 	struct fsp_knobs knobs;	/* our loop device's write_cache */
+	struct fsp_fuse fuse;	/* fuse: the server serving mnt */
+	int server_log;		/* fuse: its stdout and stderr, or -1 */
+	int server_starts;	/* fuse: how many times it was started */
 	int mounted, lower_mounted;
 	int readonly;
 	long long t_attach, t_mkfs, t_mount, t_umount, t_detach;

@@ -28,12 +28,50 @@
 #include "verdict.h"
 #include "watchdog.h"
 
+static const char *requires_unmet(const struct fsp_profile *prof,
+				  char *buf, size_t len);
+
+/*
+ * fuse: the kernel's fuse, /dev/fuse, the server and mkfs. The server's
+ * package is named as the binary is (fuse2fs, squashfuse, erofsfuse);
+ * a release that has no such package says so through apt-get.
+ */
+static const char *fuse_unrunnable(const struct fsp_profile *prof,
+				   char *buf, size_t len)
+{
+	char path[4096];
+	struct stat st;
+
+	if (!fsp_mnt_fs_supported("fuse")) {
+		snprintf(buf, len, "fuse is not in this kernel "
+			 "(/proc/filesystems; modprobe fuse)");
+		return buf;
+	}
+	if (stat("/dev/fuse", &st) || !S_ISCHR(st.st_mode)) {
+		snprintf(buf, len, "/dev/fuse missing: the FUSE server "
+			 "cannot serve");
+		return buf;
+	}
+	if (fsp_proc_find(prof->server[0], path, sizeof(path))) {
+		snprintf(buf, len, "%s not installed: apt-get install %s",
+			 prof->server[0], prof->server[0]);
+		return buf;
+	}
+	if (fsp_proc_find(prof->mkfs[0], path, sizeof(path))) {
+		snprintf(buf, len, "%s not found: install its package "
+			 "(./bootstrap-deps)", prof->mkfs[0]);
+		return buf;
+	}
+	return requires_unmet(prof, buf, len);
+}
+
 const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 				   char *buf, size_t len)
 {
 	char path[4096];
-	int i;
 
+	if (prof->kind == FSP_PROFILE_FUSE)
+		return fuse_unrunnable(prof, buf, len);
 	if (!fsp_mnt_fs_supported(prof->fs)) {
 		snprintf(buf, len, "filesystem '%s' is not in this kernel "
 			 "(/proc/filesystems)", prof->fs);
@@ -54,6 +92,16 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 		snprintf(buf, len, "profile has no mkfs command");
 		return buf;
 	}
+	return requires_unmet(prof, buf, len);
+}
+
+/* The profile's `requires`: CONFIG_* options and tools. */
+static const char *requires_unmet(const struct fsp_profile *prof,
+				  char *buf, size_t len)
+{
+	char path[4096];
+	int i;
+
 	for (i = 0; i < prof->nr_requires; i++) {
 		const char *r = prof->requires[i];
 		char v;
@@ -351,8 +399,8 @@ static int mkdir_journalled(struct fsp_journal *j, const char *path)
 	return mkdir(path, 0700) ? -errno : 0;
 }
 
-static int profile_dir(const struct fsp_journal *j, int idx, char *buf,
-		       size_t len)
+int fsp_run_profile_dir(const struct fsp_journal *j, int idx, char *buf,
+			size_t len)
 {
 	char name[16];
 
@@ -363,12 +411,27 @@ static int profile_dir(const struct fsp_journal *j, int idx, char *buf,
 int fsp_remove_profile_dir(const struct fsp_journal *j, int idx)
 {
 	char dir[4096];
-	int ret = profile_dir(j, idx, dir, sizeof(dir));
+	int ret = fsp_run_profile_dir(j, idx, dir, sizeof(dir));
 
 	return ret ? ret : fsp_rmtree(dir);
 }
 
-/* timing_ms and loop: what the profile's environment cost. */
+/* fuse: the server as the profile has it, its starts, its last exit. */
+static void server_result(struct fsp_res_profile *out,
+			  const struct fsp_fsenv *e)
+{
+	const struct fsp_profile *p = e->prof;
+	int i;
+
+	out->server.argv = calloc(p->nr_server + 1, sizeof(char *));
+	for (i = 0; out->server.argv && i < p->nr_server; i++)
+		out->server.argv[out->server.nr_argv++] = strdup(p->server[i]);
+	out->server.starts = e->server_starts;
+	out->server.exit_status = e->fuse.pid || e->fuse.status < 0 ?
+				  FSP_RES_NULL : e->fuse.status;
+}
+
+/* timing_ms, loop and server: what the profile's environment cost. */
 static void add_timing(struct fsp_res_profile *out, const struct fsp_fsenv *e,
 		       long long t_probes, long long t_prepare,
 		       long long t_start)
@@ -383,6 +446,8 @@ static void add_timing(struct fsp_res_profile *out, const struct fsp_fsenv *e,
 			out->loop.slot_device_refused =
 				strdup(strerror(-e->lent_err));
 	}
+	if (e->server_starts)
+		server_result(out, e);
 	tm->attach = e->t_attach;
 	tm->mkfs = e->t_mkfs;
 	tm->mount = e->t_mount;
@@ -407,7 +472,7 @@ static int profile_dirs(struct fsp_fsenv *e, struct fsp_journal *j, int idx,
 	char why[512];
 	int ret;
 
-	if (profile_dir(j, idx, e->dir, sizeof(e->dir)) ||
+	if (fsp_run_profile_dir(j, idx, e->dir, sizeof(e->dir)) ||
 	    fsp_fmt(e->image, sizeof(e->image), "%s/image", e->dir) ||
 	    fsp_fmt(e->mnt, sizeof(e->mnt), "%s/mnt", e->dir) ||
 	    fsp_fmt(e->stage, sizeof(e->stage), "%s/stage", e->dir) ||
@@ -450,19 +515,21 @@ static void target_setup(struct fsp_target *t, struct fsp_fsenv *e,
 	t->read_ahead_path = e->read_ahead;
 	t->recycle = fsp_fsenv_recycle;
 	t->cold_method = t->shmem ? "none (tmpfs: data lives in the cache)" :
-				    "remount";
+			 e->prof->kind == FSP_PROFILE_FUSE ?
+			 "remount (FUSE server restarted)" : "remount";
 }
 
 /*
- * Before mkfs: an image builder's files are written into its stage
- * (mkfs makes the image from them); an overlay's lower directory.
+ * Before mkfs: an image builder's files (and a fuse profile's whose
+ * mkfs reads {src}) are written into its stage (mkfs makes the image
+ * from them); an overlay's lower directory.
  */
 static int stage_files(const struct fsp_run_opts *o, struct fsp_target *t,
 		       struct fsp_fsenv *e)
 {
 	int ret;
 
-	if (e->prof->kind == FSP_PROFILE_IMAGE) {
+	if (e->prof->staged) {
 		t->readonly = 1;
 		t->prep_dir = e->stage;
 		ret = mkdir_journalled(e->j, e->stage);
@@ -587,6 +654,7 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 	e.prof = prof;
 	e.j = j;
 	e.loop.fd = -1;
+	e.server_log = -1;
 	e.lent = lease->loop;
 	e.wd = o->wd;
 	fsp_attrs_init(&e.attrs, prof->attrs);

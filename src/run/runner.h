@@ -47,6 +47,9 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 		     struct fsp_slot_lease *lease,
 		     const struct fsp_sysinfo *si, struct fsp_journal *j,
 		     struct fsp_res_profile *out);
+/* A profile's directory in the run directory: RUNDIR/pNN. */
+int fsp_run_profile_dir(const struct fsp_journal *j, int idx, char *buf,
+			size_t len);
 /* Remove profile idx's directory (its image included); 0 or -errno. */
 int fsp_remove_profile_dir(const struct fsp_journal *j, int idx);
 /* Why a profile cannot run here, or NULL if it can (list, run). */

@@ -331,7 +331,7 @@ static int *slot_cpus(int jobs)
  */
 static int start_rank(const struct fsp_profile *p)
 {
-	return p->kind == FSP_PROFILE_IMAGE ? 0 :
+	return p->staged ? 0 :
 	       p->kind == FSP_PROFILE_MEMORY ? 2 : 1;
 }
 
@@ -430,8 +430,8 @@ static int run_start(struct run *r)
 	/* A crashed predecessor's leftovers go first (never a live run's). */
 	if (!fsp_journal_cleanup_stale(r->so->base, &st) && st.runs)
 		fsp_warn("removed what %d killed run(s) left: %d loop, "
-			 "%d knob, %d file(s)", st.runs, st.loops, st.knobs,
-			 st.files);
+			 "%d knob, %d FUSE server(s), %d file(s)", st.runs,
+			 st.loops, st.knobs, st.servers, st.files);
 	/*
 	 * From before the run directory exists: a signal in the window up
 	 * to the first fork would otherwise kill us with the directory
@@ -526,6 +526,21 @@ static void tidy(struct run *r)
 }
 
 /*
+ * A worker waiting for a FUSE server of its profile that stopped
+ * answering does not die of SIGKILL while the server lives (a request
+ * sent is waited for uninterruptibly); killing the server aborts its
+ * connection and lets the worker go. The servers are ours: journalled
+ * by pid and start time.
+ */
+static void kill_servers(struct run *r, int i)
+{
+	char dir[PATH_MAX];
+
+	if (!fsp_run_profile_dir(&r->j, i, dir, sizeof(dir)))
+		fsp_journal_kill_servers(&r->j, dir);
+}
+
+/*
  * A step over its limit: the profile is `error` with what the stuck
  * task was doing, the journal names the task (cleanup must know what
  * holds the profile's resources), its worker is killed and its slot
@@ -549,6 +564,7 @@ static void fire(struct run *r, int i, const struct fsp_wd_step *st)
 	snprintf(b, sizeof(b), "%s: %s", t.comm, st->step);
 	fsp_journal_add(&r->j, "stuck", a, b);
 	fsp_wd_kill(r->pids[i]);
+	kill_servers(r, i);
 	fsp_warn("%s: %s (task %d %s in state %c)", r->profs[i].name,
 		 r->results[i]->reason, (int)r->stuck[i], t.comm,
 		 t.state ? t.state : '?');

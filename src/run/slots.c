@@ -103,7 +103,7 @@ void fsp_slot_lease_wait(struct fsp_slot_lease *l)
 int fsp_slot_wants_device(const struct fsp_profile *p)
 {
 	return p->kind != FSP_PROFILE_MEMORY &&
-	       p->kind != FSP_PROFILE_IMAGE;
+	       p->kind != FSP_PROFILE_IMAGE && p->kind != FSP_PROFILE_FUSE;
 }
 
 /* An almost empty image; each profile sizes it (fsp_loop_reset). */

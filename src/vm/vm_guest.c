@@ -147,6 +147,8 @@ static int add_profile_tools(struct fsp_vm_img *img,
 
 	if (p->nr_mkfs)
 		ret = add_tool(img, p->mkfs[0]);
+	if (!ret && p->nr_server)	/* fuse: the server and its libraries */
+		ret = add_tool(img, p->server[0]);
 	for (i = 0; !ret && i < p->nr_requires; i++)
 		if (strncmp(p->requires[i], "CONFIG_", 7))
 			ret = add_tool(img, p->requires[i]);

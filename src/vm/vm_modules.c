@@ -80,13 +80,15 @@ static const char *const fscrypt_ciphers[] = {
 	"xts", "cts", "cbc", "ecb", "aes_generic", "aesni_intel",
 };
 
+/* fuse.SUBTYPE is served by the module fuse, its server in userspace. */
 static void add_profile_fs(char ***arr, int *nr, const struct fsp_profile *p,
 			   int *ret)
 {
 	size_t i;
 
 	if (!*ret)
-		*ret = push(arr, nr, p->fs);
+		*ret = push(arr, nr, p->kind == FSP_PROFILE_FUSE ? "fuse" :
+			    p->fs);
 	if (!*ret && p->lower[0])
 		*ret = push(arr, nr, p->lower);
 	for (i = 0; (p->attrs & FSP_ATTR_ENCRYPT) &&

@@ -94,9 +94,14 @@ static void check_profile(const struct fsp_profile *p)
 	check_words(p->mkfs, p->nr_mkfs, FSP_PROFILE_MAX_ARGS, "mkfs");
 	check_words(p->requires, p->nr_requires, FSP_PROFILE_MAX_REQS,
 		    "requires");
+	check_words(p->server, p->nr_server, FSP_PROFILE_MAX_ARGS, "server");
 	for (i = 0; i < p->nr_mkfs; i++)
 		if (names_dev(p->mkfs[i]))
 			fail("accepted mkfs word names a device", p->mkfs[i]);
+	for (i = 0; i < p->nr_server; i++)
+		if (names_dev(p->server[i]))
+			fail("accepted server word names a device",
+			     p->server[i]);
 	if (names_dev(p->mount_options))
 		fail("accepted mount_options name a device", p->mount_options);
 	if (p->size_mb && (p->size_mb < 16 || p->size_mb > 65536))
@@ -105,6 +110,8 @@ static void check_profile(const struct fsp_profile *p)
 		fail("accepted profile", "kind out of range");
 	if ((p->kind == FSP_PROFILE_OVERLAY) != !!p->lower[0])
 		fail("accepted profile", "overlay kind and 'lower' disagree");
+	if ((p->kind == FSP_PROFILE_FUSE) != !!p->nr_server)
+		fail("accepted profile", "fuse kind and 'server' disagree");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
