@@ -23,14 +23,41 @@
 #define FSP_PROFILE_FILE_MAX	(64 * 1024)
 
 enum key_id {
-	K_FS, K_MKFS, K_MOUNT, K_SIZE, K_REQ, K_DESC, K_LOWER, K_MATRIX, K_NR
+	K_FS, K_MKFS, K_MOUNT, K_SIZE, K_REQ, K_DESC, K_LOWER, K_MATRIX,
+	K_FAULT, K_NR
 };
 
 static const char *const key_names[K_NR] = {
 	[K_FS] = "fs", [K_MKFS] = "mkfs", [K_MOUNT] = "mount_options",
 	[K_SIZE] = "size", [K_REQ] = "requires", [K_DESC] = "description",
 	[K_LOWER] = "lower", [K_MATRIX] = "matrix",
+	[K_FAULT] = "device_fault",
 };
+
+static const char *const fault_names[] = {
+	[FSP_FAULT_NONE] = "none", [FSP_FAULT_READ] = "read",
+	[FSP_FAULT_WRITE] = "write", [FSP_FAULT_ALL] = "all",
+};
+
+const char *fsp_device_fault_name(enum fsp_device_fault f)
+{
+	return (unsigned int)f < FSP_ARRAY_SIZE(fault_names) ?
+	       fault_names[f] : "?";
+}
+
+static int parse_fault(const char *v, enum fsp_device_fault *f,
+		       struct fsp_profile_error *err, int line)
+{
+	size_t i;
+
+	for (i = FSP_FAULT_READ; i < FSP_ARRAY_SIZE(fault_names); i++)
+		if (!strcmp(v, fault_names[i])) {
+			*f = i;
+			return 0;
+		}
+	return fsp_profile_err(err, line, "device_fault '%.32s': read, "
+			       "write or all", v);
+}
 
 int fsp_profile_err(struct fsp_profile_error *err, int line,
 		    const char *fmt, ...)
@@ -194,6 +221,8 @@ static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 				    "default or extended", v);
 		p->extended = !strcmp(v, "extended");
 		return 0;
+	case K_FAULT:
+		return parse_fault(v, &p->device_fault, err, line);
 	case K_DESC:
 		if (strlen(v) >= sizeof(p->description))
 			return fsp_profile_err(err, line, "description too long");
@@ -274,6 +303,12 @@ int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 	}
 	if (p->kind != FSP_PROFILE_OVERLAY && p->lower[0]) {
 		ret = fsp_profile_err(err, 0, "'lower' is only for fs = overlay");
+		goto fail;
+	}
+	if (p->device_fault && p->kind != FSP_PROFILE_DEVICE) {
+		ret = fsp_profile_err(err, 0, "device_fault needs a filesystem "
+				      "made on a device by mkfs, not %s",
+				      fsp_profile_kind_name(p->kind));
 		goto fail;
 	}
 	if (p->lower[0]) {

@@ -27,9 +27,10 @@ int fsp_cmd_cleanup(struct fsp_cli *cli)
 		return FSP_EXIT_USAGE;
 	}
 	printf("cleanup: %d stale run(s) unwound, %d live left alone; "
-	       "%d loop device(s) detached, %d mount(s), %d knob(s) restored, "
-	       "%d tracefs instance(s), %d file(s)/dir(s) removed, %d entr%s "
-	       "not ours left alone\n", st.runs, st.live, st.loops, st.mounts,
+	       "%d loop device(s) detached, %d dm device(s), %d mount(s), "
+	       "%d knob(s) restored, %d tracefs instance(s), %d file(s)/dir(s) "
+	       "removed, %d entr%s not ours left alone\n", st.runs, st.live,
+	       st.loops, st.dms, st.mounts,
 	       st.knobs, st.instances, st.files, st.refused,
 	       st.refused == 1 ? "y" : "ies");
 	if (st.stuck) {
