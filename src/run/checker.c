@@ -131,9 +131,9 @@ static void restore_knobs(pid_t pid, const char *dir)
 		nanosleep(&ts, NULL);
 	}
 	if (i == 10) {
-		fsp_warn("%s: the killed worker is still alive: a knob it "
-			 "changed stays until it ends and 'fsprobe cleanup' "
-			 "runs", dir);
+		fsp_warn("%s: the killed worker is still alive: a "
+			 "system-wide knob it changed, if any, stays until it "
+			 "ends and 'fsprobe cleanup' runs", dir);
 		return;
 	}
 	n = fsp_knob_release_global(NULL);

@@ -367,7 +367,7 @@ int fsp_fsenv_fault(struct fsp_fsenv *e, enum fsp_fault_when when)
 			 "the '%s %s' table into %s: %s (%s)%s", type, params,
 			 e->dm.name, strerror(-ret), fsp_errno_name(ret),
 			 ret == -EINVAL && f == FSP_FAULT_READ ?
-			 " (dm-flakey has error_reads since Linux 6.5)" :
+			 " (dm-flakey has error_reads since 2023, aa7d7bc)" :
 			 ret == -EINVAL && f == FSP_FAULT_WRITE ?
 			 " (is dm-flakey, CONFIG_DM_FLAKEY, in this kernel?)" :
 			 "");
