@@ -118,11 +118,12 @@ static void fire(pid_t pid, const char *dir, const struct fsp_wd_step *st,
  * held by the worker until it dies. Once it is reaped (a second at
  * most: a task in D state may never go), give back every knob no live
  * run holds, as cleanup would, instead of leaving them changed until
- * the next run or `fsprobe cleanup`.
+ * the next run or `fsprobe cleanup`; and remove its files in dir.
  */
-static void restore_knobs(pid_t pid, const char *dir)
+static void settle_killed(pid_t pid, const char *dir)
 {
 	struct timespec ts = { 0, 100 * 1000000L };
+	char work[4096];
 	int i, n;
 
 	for (i = 0; i < 10; i++) {
@@ -140,6 +141,10 @@ static void restore_knobs(pid_t pid, const char *dir)
 	if (n > 0)
 		fsp_warn("%s: restored %d system-wide knob(s) the killed "
 			 "worker had changed", dir, n);
+	if (!fsp_fmt(work, sizeof(work), "%s/.fsprobe-%d", dir, (int)pid) &&
+	    !fsp_rmtree(work))
+		fsp_warn("%s: the killed worker is gone, and its files "
+			 "with it", dir);
 }
 
 /* Read the worker's result, watching its steps; 1 if it was killed. */
@@ -156,7 +161,7 @@ static int watch(pid_t pid, int fd, const char *dir,
 			ret = take(fd, buf, len);
 		if (!ret && fsp_wd_expired(wd, step_timeout, &st)) {
 			fire(pid, dir, &st, step_timeout, out);
-			restore_knobs(pid, dir);
+			settle_killed(pid, dir);
 			return 1;
 		}
 	}
