@@ -25,15 +25,40 @@
 
 enum key_id {
 	K_FS, K_MKFS, K_MOUNT, K_SIZE, K_REQ, K_DESC, K_LOWER, K_MATRIX,
-	K_ATTRS, K_SERVER, K_NR
+	K_ATTRS, K_SERVER, K_FAULT, K_NR
 };
 
 static const char *const key_names[K_NR] = {
 	[K_FS] = "fs", [K_MKFS] = "mkfs", [K_MOUNT] = "mount_options",
 	[K_SIZE] = "size", [K_REQ] = "requires", [K_DESC] = "description",
 	[K_LOWER] = "lower", [K_MATRIX] = "matrix", [K_SERVER] = "server",
-	[K_ATTRS] = "attributes",
+	[K_ATTRS] = "attributes", [K_FAULT] = "device_fault",
 };
+
+static const char *const fault_names[] = {
+	[FSP_FAULT_NONE] = "none", [FSP_FAULT_READ] = "read",
+	[FSP_FAULT_WRITE] = "write", [FSP_FAULT_ALL] = "all",
+};
+
+const char *fsp_device_fault_name(enum fsp_device_fault f)
+{
+	return (unsigned int)f < FSP_ARRAY_SIZE(fault_names) ?
+	       fault_names[f] : "?";
+}
+
+static int parse_fault(const char *v, enum fsp_device_fault *f,
+		       struct fsp_profile_error *err, int line)
+{
+	size_t i;
+
+	for (i = FSP_FAULT_READ; i < FSP_ARRAY_SIZE(fault_names); i++)
+		if (!strcmp(v, fault_names[i])) {
+			*f = i;
+			return 0;
+		}
+	return fsp_profile_err(err, line, "device_fault '%.32s': read, "
+			       "write or all", v);
+}
 
 int fsp_profile_err(struct fsp_profile_error *err, int line,
 		    const char *fmt, ...)
@@ -249,6 +274,8 @@ static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 		return 0;
 	case K_ATTRS:
 		return parse_attrs(p, v, err, line);
+	case K_FAULT:
+		return parse_fault(v, &p->device_fault, err, line);
 	case K_DESC:
 		if (strlen(v) >= sizeof(p->description))
 			return fsp_profile_err(err, line, "description too long");
@@ -316,6 +343,10 @@ static int check_kind(struct fsp_profile *p, struct fsp_profile_error *err)
 			return fsp_profile_err(err, 0, "lower '%s' has no "
 					       "mkfs", p->lower);
 	}
+	if (p->device_fault && p->kind != FSP_PROFILE_DEVICE)
+		return fsp_profile_err(err, 0, "device_fault needs a filesystem "
+				       "made on a device by mkfs, not %s",
+				       fsp_profile_kind_name(p->kind));
 	if (p->attrs && p->kind != FSP_PROFILE_DEVICE)
 		return fsp_profile_err(err, 0, "attributes need a filesystem "
 				       "made by mkfs on a device (this one is "

@@ -27,6 +27,18 @@ enum fsp_profile_kind {
 	FSP_PROFILE_FUSE,	/* fuse.*: a `server` we start serves an image */
 };
 
+/*
+ * device_fault: a device-mapper device between the filesystem and its
+ * loop device, linear while mkfs runs, then made to fail (dm.h): the
+ * probes meet a failing device, and must say `error` with the errno.
+ */
+enum fsp_device_fault {
+	FSP_FAULT_NONE,
+	FSP_FAULT_READ,		/* from the cold mount on, reads fail */
+	FSP_FAULT_WRITE,	/* from the first mount on, writes fail */
+	FSP_FAULT_ALL,		/* from the cold mount on, all I/O fails */
+};
+
 struct fsp_profile {
 	char name[64];			/* file name without ".conf" */
 	char path[PATH_MAX];
@@ -55,6 +67,7 @@ struct fsp_profile {
 	 * {src}); the filesystem is then read-only.
 	 */
 	int staged;
+	enum fsp_device_fault device_fault;
 };
 
 struct fsp_profile_error {
@@ -91,6 +104,8 @@ int fsp_profile_load_dir(const char *dir, struct fsp_profile **out, int *nr,
 			 char *errpath, size_t errlen,
 			 struct fsp_profile_error *err);
 void fsp_profile_free_all(struct fsp_profile *p, int nr);
+/* "read", "write", "all" ("none"): the device_fault value. */
+const char *fsp_device_fault_name(enum fsp_device_fault f);
 /* "device", "memory", "image", "overlay", "fuse" (tests, messages). */
 const char *fsp_profile_kind_name(enum fsp_profile_kind kind);
 

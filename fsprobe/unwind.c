@@ -5,7 +5,7 @@
  * detached only if it is still bound to the journal's image (the file's
  * st_dev/st_ino and the name we gave it, not the path sysfs shows, which
  * depends on mount namespaces that may be gone), a mount is removed only
- * if its source is the journal's loop device, so a recycled device number
+ * if its source is the journal's loop (or dm) device, so a recycled device number
  * or a foreign mount is never touched. System-wide knobs are restored
  * through their registry (knob.h), never over a live run's change.
  */
@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dm.h"
 #include "fuse.h"
 #include "journal.h"
 #include "knob.h"
@@ -165,6 +166,23 @@ static void unwind_server(struct replay *r, const char *a, const char *b,
 }
 
 /*
+ * A dm device is removed by its uuid, which only our create sets, and
+ * only if it is a name this run makes: fsprobe-RUNID-..., RUNID being
+ * the run directory's own name.
+ */
+static void unwind_dm(const char *rundir, const char *name,
+		      struct fsp_unwind_stats *st)
+{
+	const char *id = strrchr(rundir, '/');
+	int ret = fsp_dm_remove_if_ours(name, id ? id + 1 : rundir);
+
+	if (ret == 1)
+		st->dms++;
+	else if (ret == -EPERM)
+		st->refused++;
+}
+
+/*
  * Undo one entry. Journals are re-read after a crash, so they are input
  * like any other: a path outside the run's own directory, a loop device
  * bound to a file that is not its image, or a tracefs instance not named
@@ -176,7 +194,8 @@ static void unwind_entry(struct replay *r, const struct entry *e,
 	const char *rundir = r->rundir, *kind = e->kind, *a = e->a, *b = e->b;
 
 	if (!strcmp(kind, "mount")) {
-		if (!inside(rundir, a) || (*b && strncmp(b, "/dev/loop", 9))) {
+		if (!inside(rundir, a) || (*b && strncmp(b, "/dev/loop", 9) &&
+					   strncmp(b, "/dev/dm-", 8))) {
 			st->refused++;
 		} else if (mounted_from(a, *b ? b : NULL)) {
 			if (!umount2(a, MNT_DETACH))
@@ -192,6 +211,8 @@ static void unwind_entry(struct replay *r, const struct entry *e,
 			st->refused++;
 	} else if (!strcmp(kind, "fuse-server")) {
 		unwind_server(r, a, b, st);
+	} else if (!strcmp(kind, "dm")) {
+		unwind_dm(rundir, a, st);
 	} else if (!strcmp(kind, "knob-restored")) {
 		if (r->nr_restored < (int)FSP_ARRAY_SIZE(r->restored))
 			r->restored[r->nr_restored++] = a;

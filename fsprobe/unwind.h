@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * unwind.h - undo what a journal (journal.h) lists, newest first: mounts,
- * FUSE servers, loop devices, knobs, tracefs instances, files. The one
- * fsprobe/ module that knows every kind of resource; journal, loop and
- * knob know nothing of it.
+ * FUSE servers, device-mapper and loop devices, knobs, tracefs instances,
+ * files. The one fsprobe/ module that knows every kind of resource;
+ * journal, loop and knob know nothing of it.
  */
 #ifndef FSP_UNWIND_H
 #define FSP_UNWIND_H
@@ -14,6 +14,7 @@ struct fsp_unwind_stats {
 	int runs;		/* stale runs unwound */
 	int live;		/* runs skipped because they are alive */
 	int loops;		/* loop devices detached */
+	int dms;		/* device-mapper devices removed */
 	int mounts;		/* mounts removed */
 	int knobs;		/* knobs restored */
 	int instances;		/* tracefs instances removed */

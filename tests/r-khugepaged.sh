@@ -5,7 +5,8 @@
 # are back to their values afterwards, the wait stays bounded, tmpfs
 # huge=advise text is collapsed by khugepaged (route khugepaged), and a
 # regular file is not where the kernel's config has READ_ONLY_THP_FOR_FS
-# not set; no loop device or mount is left.
+# not set; no loop device or mount is left. And a check worker the
+# watchdog kills inside the probe gets its knobs restored by check.
 . "$srcdir/tests/root-lib.sh"
 J="$TMPD/run.json"
 K=/sys/kernel/mm/transparent_hugepage/khugepaged
@@ -55,6 +56,55 @@ elif zcat /proc/config.gz 2>/dev/null | grep -q '^# CONFIG_READ_ONLY_THP_FOR_FS 
 		"xfs: no PMD from khugepaged with READ_ONLY_THP_FOR_FS not set, ended after two full scans"
 else
 	skip "xfs: READ_ONLY_THP_FOR_FS is not 'not set' here"
+fi
+
+# check: the watchdog kills the worker inside the khugepaged probe, once
+# its knobs are changed (the worker held there with SIGSTOP, so the kill
+# is the watchdog's and falls in that window); check itself restores
+# them as soon as the worker is gone, not a later cleanup. A stop that
+# missed the window (the probe had restored them already) is retried.
+REC=/run/fsprobe-knobs/$(echo "$K/scan_sleep_millisecs" | tr / _).rec
+mkdir "$TMPD/chk"
+held=
+tries="1 2 3 4 5"
+[ "$k0" = "10 10 4096 " ] && tries=	# the probe would change nothing
+for try in $tries; do
+	"$FSPROBE" check "$TMPD/chk" -P khugepaged --step-timeout 2 -f json \
+		-o "$TMPD/chk.json" 2> "$TMPD/chk.err" &
+	cpid=$!; w=
+	# Builtins only (read, [, kill): the window is a few ms.
+	while kill -0 $cpid 2>/dev/null; do
+		[ -e "$REC" ] || continue
+		read -r a < "$K/alloc_sleep_millisecs"
+		read -r sc < "$K/scan_sleep_millisecs"
+		read -r pg < "$K/pages_to_scan"
+		[ "$sc $a $pg " != "$k0" ] || continue
+		w=$(pgrep -P $cpid | head -n 1)
+		[ -n "$w" ] && kill -STOP "$w"
+		break
+	done
+	if [ -n "$w" ] && [ -e "$REC" ] && [ "$(knobs)" != "$k0" ]; then
+		held=$try
+		wait $cpid; rc=$?
+		break
+	fi
+	[ -n "$w" ] && kill -CONT "$w"
+	wait $cpid
+done
+if [ -z "$held" ]; then
+	skip "check: never caught the worker with the knobs changed (tries: ${tries:-none, the knobs are already the probe's})"
+else
+	diag "check: worker $w stopped with the knobs changed (try $held)"
+	k2=$(knobs)
+	[ $rc -eq 1 ] && [ "$k0" = "$k2" ]
+	ok $? "check: killed by the watchdog (rc $rc), the knobs are back when it returns ($k0-> $k2)"
+	json_assert "$TMPD/chk.json" "d['profiles'][0]['verdict'] == 'error' and d['profiles'][0]['reason'] == 'probe khugepaged did not finish in 2 s'" \
+		"check: error, 'probe khugepaged did not finish in 2 s'"
+	grep -q "restored 3 system-wide knob(s) the killed worker had changed" "$TMPD/chk.err" &&
+		[ ! -e "$REC" ] && ! kill -0 "$w" 2>/dev/null &&
+		[ -z "$(ls -A "$TMPD/chk")" ]
+	ok $? "check: says it restored the 3 knobs, no record left, the worker and its files are gone"
+	sed 's/^/# /' "$TMPD/chk.err"
 fi
 check_no_leaks
 done_testing

@@ -13,6 +13,7 @@
 
 #include "fsattr.h"
 #include "profile.h"
+#include "util.h"
 #include "tap.h"
 
 struct bad {
@@ -84,6 +85,16 @@ static const struct bad bad[] = {
 	  "duplicate key 'server'" },
 	{ "fs = fuse-x\n", 1, "bad filesystem type" },
 	{ "fs = overlay\nlower = fuse.x\n", 0, "writable lower fs" },
+	/* device_fault: one of three words, device filesystems only. */
+	{ "fs = ext4\ndevice_fault = reads\n", 2, "read, write or all" },
+	{ "fs = ext4\ndevice_fault =\n", 2, "read, write or all" },
+	{ "fs = ext4\ndevice_fault = all\ndevice_fault = all\n", 3,
+	  "duplicate key 'device_fault'" },
+	{ "fs = tmpfs\ndevice_fault = all\n", 0, "not memory" },
+	{ "fs = squashfs\nmkfs = mksquashfs {src} {image}\n"
+	  "device_fault = read\n", 0, "not image" },
+	{ "fs = overlay\nlower = xfs\ndevice_fault = write\n", 0,
+	  "not overlay" },
 	/* And a leak: words before a bad one were not freed (LSan). */
 	{ "fs = ext4\nmkfs = mkfs.ext4 -F \"-q\n", 2, "unterminated quote" },
 };
@@ -216,6 +227,59 @@ static void test_bad(void)
 	}
 }
 
+/* device_fault's values, its absence, and the shipped faulty profiles. */
+static void test_device_fault(const char *dir)
+{
+	static const struct {
+		const char *text;
+		enum fsp_device_fault f;
+		const char *name;
+	} t[] = {
+		{ "fs = ext4\n", FSP_FAULT_NONE, "none" },
+		{ "fs = ext4\ndevice_fault = read\n", FSP_FAULT_READ, "read" },
+		{ "fs = xfs\ndevice_fault  =  write \n", FSP_FAULT_WRITE,
+		  "write" },
+		{ "fs = btrfs\ndevice_fault = all\n", FSP_FAULT_ALL, "all" },
+	};
+	static const struct {
+		const char *file;
+		enum fsp_device_fault f;
+	} shipped_faults[] = {
+		{ "ext4-dm-error.conf", FSP_FAULT_ALL },
+		{ "ext4-dm-flakey-read.conf", FSP_FAULT_READ },
+		{ "ext4-dm-flakey-write.conf", FSP_FAULT_WRITE },
+		{ "ext4-default.conf", FSP_FAULT_NONE },
+	};
+	struct fsp_profile_error err;
+	struct fsp_profile p;
+	char path[4096];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(t); i++) {
+		ret = fsp_profile_parse_text("f", t[i].text, strlen(t[i].text),
+					     &p, &err);
+		tap_ok(!ret && p.device_fault == t[i].f &&
+		       !strcmp(fsp_device_fault_name(p.device_fault),
+			       t[i].name),
+		       "device_fault %s parses (%s)", t[i].name, err.msg);
+		if (!ret)
+			fsp_profile_free(&p);
+	}
+	for (i = 0; i < FSP_ARRAY_SIZE(shipped_faults); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir,
+			 shipped_faults[i].file);
+		ret = fsp_profile_load(path, &p, &err);
+		tap_ok(!ret && p.device_fault == shipped_faults[i].f &&
+		       (p.device_fault == FSP_FAULT_NONE || p.extended),
+		       "%s: device_fault %s%s", shipped_faults[i].file,
+		       fsp_device_fault_name(shipped_faults[i].f),
+		       shipped_faults[i].f ? ", only with -p (extended)" : "");
+		if (!ret)
+			fsp_profile_free(&p);
+	}
+}
+
 static void test_binary_and_long(void)
 {
 	struct fsp_profile_error err;
@@ -269,6 +333,9 @@ static const struct {
 	{ "f2fs-immutable", DEV }, { "f2fs-compress-attr", DEV },
 	{ "fuse2fs", FSP_PROFILE_FUSE }, { "squashfuse", FSP_PROFILE_FUSE },
 	{ "erofsfuse", FSP_PROFILE_FUSE },
+	/* Issue 18: devices that fail (device_fault). */
+	{ "ext4-dm-error", DEV }, { "ext4-dm-flakey-read", DEV },
+	{ "ext4-dm-flakey-write", DEV },
 };
 
 static void test_kinds(const struct fsp_profile *all, int nr)
@@ -458,6 +525,7 @@ int main(void)
 	test_bad();
 	test_attributes();
 	test_binary_and_long();
+	test_device_fault(dir);
 	test_kind_texts();
 	test_shipped(dir);
 	test_file_errors(data);

@@ -3,7 +3,8 @@
  * checker.c - `fsprobe check` under the watchdog (checker.h): the worker
  * writes its result as JSON into a pipe; the parent reads it, looking at
  * the worker's step each time poll(2) times out, and on a step over its
- * limit reports it and kills the worker without waiting for it.
+ * limit reports it and kills the worker without waiting for it for
+ * long: once it is gone, the system-wide knobs it changed are restored.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,9 +15,11 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "checker.h"
+#include "knob.h"
 #include "progress.h"
 #include "task.h"
 #include "util.h"
@@ -109,6 +112,41 @@ static void fire(pid_t pid, const char *dir, const struct fsp_wd_step *st,
 		 (int)t.pid, t.comm, t.state ? t.state : '?', dir, (int)pid);
 }
 
+/*
+ * A killed worker may have changed system-wide knobs (the khugepaged
+ * probe's scan knobs): their originals are in the registry (knob.h),
+ * held by the worker until it dies. Once it is reaped (a second at
+ * most: a task in D state may never go), give back every knob no live
+ * run holds, as cleanup would, instead of leaving them changed until
+ * the next run or `fsprobe cleanup`; and remove its files in dir.
+ */
+static void settle_killed(pid_t pid, const char *dir)
+{
+	struct timespec ts = { 0, 100 * 1000000L };
+	char work[4096];
+	int i, n;
+
+	for (i = 0; i < 10; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	if (i == 10) {
+		fsp_warn("%s: the killed worker is still alive: a "
+			 "system-wide knob it changed, if any, stays until it "
+			 "ends and 'fsprobe cleanup' runs", dir);
+		return;
+	}
+	n = fsp_knob_release_global(NULL);
+	if (n > 0)
+		fsp_warn("%s: restored %d system-wide knob(s) the killed "
+			 "worker had changed", dir, n);
+	if (!fsp_fmt(work, sizeof(work), "%s/.fsprobe-%d", dir, (int)pid) &&
+	    !fsp_rmtree(work))
+		fsp_warn("%s: the killed worker is gone, and its files "
+			 "with it", dir);
+}
+
 /* Read the worker's result, watching its steps; 1 if it was killed. */
 static int watch(pid_t pid, int fd, const char *dir,
 		 const struct fsp_wd_slot *wd, int step_timeout,
@@ -123,6 +161,7 @@ static int watch(pid_t pid, int fd, const char *dir,
 			ret = take(fd, buf, len);
 		if (!ret && fsp_wd_expired(wd, step_timeout, &st)) {
 			fire(pid, dir, &st, step_timeout, out);
+			settle_killed(pid, dir);
 			return 1;
 		}
 	}

@@ -26,11 +26,17 @@
 #define SERVER_MOUNT_MS (60 * 1000)	/* the server's mount to appear */
 #define SERVER_EXIT_MS (60 * 1000)	/* its exit after the umount */
 
+/* The device the filesystem is on: our dm device over the loop, or it. */
+static const char *fs_dev(const struct fsp_fsenv *e)
+{
+	return e->dm.created ? e->dm.dev : e->loop.dev;
+}
+
 /* Build the mkfs argv: {dev}, {image}, {src} are replaced; else append. */
 static int mkfs_argv(const struct fsp_fsenv *e, char **argv, int max)
 {
 	const struct fsp_profile *p = e->prof;
-	const char *target = e->loop.fd >= 0 ? e->loop.dev : e->image;
+	const char *target = e->loop.fd >= 0 ? fs_dev(e) : e->image;
 	int i, n = 0, placed = 0;
 
 	for (i = 0; i < p->nr_mkfs && n < max - 2; i++) {
@@ -86,8 +92,8 @@ static int mount_one(struct fsp_fsenv *e, const char *src,
 	int ret;
 
 	ret = fsp_journal_add(e->j, "mount", target,
-			      e->loop.fd >= 0 && src == e->loop.dev ?
-			      e->loop.dev : NULL);
+			      e->loop.fd >= 0 && src == fs_dev(e) ?
+			      src : NULL);
 	if (ret)
 		return ret;
 	fsp_wd_begin(e->wd, "mount");
@@ -202,7 +208,7 @@ static int server_mount(struct fsp_fsenv *e)
 static int do_mount(struct fsp_fsenv *e)
 {
 	const struct fsp_profile *p = e->prof;
-	const char *src = e->loop.fd >= 0 ? e->loop.dev : p->fs;
+	const char *src = e->loop.fd >= 0 ? fs_dev(e) : p->fs;
 	char opts[8192 + 256];
 	int ret;
 
@@ -268,7 +274,7 @@ static int do_umount(struct fsp_fsenv *e)
 static int overlay_dirs(struct fsp_fsenv *e)
 {
 	static const char *const sub[] = { "lower", "upper", "work" };
-	const char *src = e->loop.fd >= 0 ? e->loop.dev : e->prof->lower;
+	const char *src = e->loop.fd >= 0 ? fs_dev(e) : e->prof->lower;
 	char path[4200];
 	size_t i;
 	int ret;
@@ -287,6 +293,33 @@ static int overlay_dirs(struct fsp_fsenv *e)
 	return 0;
 }
 
+/*
+ * Our files written back before the umount, which writes them too but
+ * reports no error: syncfs(2) does (Linux 5.8, 735e4ae5ba28), so a
+ * device that fails writes is an error of this step, not files that
+ * silently come back empty after the mount.
+ */
+static int write_back(struct fsp_fsenv *e)
+{
+	int fd, ret = 0;
+
+	if (!e->mounted || e->readonly)
+		return 0;
+	fd = open(e->mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	fsp_wd_begin(e->wd, "syncfs");
+	if (syncfs(fd))
+		ret = -errno;
+	fsp_wd_end(e->wd);
+	close(fd);
+	if (ret)
+		snprintf(e->err, sizeof(e->err), "writing our files back "
+			 "before the cold remount (syncfs): %s (%s)",
+			 strerror(-ret), fsp_errno_name(ret));
+	return ret;
+}
+
 /* Evict our files: a umount/mount cycle of our own filesystem. */
 int fsp_fsenv_recycle(const struct fsp_target *t)
 {
@@ -299,7 +332,9 @@ int fsp_fsenv_recycle(const struct fsp_target *t)
 	 */
 	if (t->shmem)
 		return e->mounted ? 0 : do_mount(e);
-	ret = do_umount(e);
+	ret = write_back(e);
+	if (!ret)
+		ret = do_umount(e);
 	if (ret)
 		return ret;
 	if (e->loop.fd >= 0) {
@@ -339,8 +374,8 @@ static int borrow_slot_device(struct fsp_fsenv *e, unsigned long size_mb)
 {
 	int ret;
 
-	if (!e->lent || e->readonly)
-		return -ENODEV;
+	if (!e->lent || e->readonly || e->prof->device_fault)
+		return -ENODEV;	/* a dm device on it: a device of our own */
 	ret = fsp_loop_reset(e->lent, (unsigned long long)size_mb << 20);
 	if (ret) {
 		e->lent_err = ret;
@@ -372,6 +407,79 @@ static int own_device(struct fsp_fsenv *e, unsigned long size_mb)
 		return ret;
 	}
 	write_through(e);
+	return 0;
+}
+
+/* device_fault: our dm device over the loop device, linear for now. */
+static int stack_dm(struct fsp_fsenv *e)
+{
+	const char *tag = strrchr(e->dir, '/');
+	char name[FSP_DM_NAME_MAX];
+	int ret;
+
+	if (!e->prof->device_fault)
+		return 0;
+	ret = fsp_dm_name(name, sizeof(name), e->j->id, tag ? tag + 1 : "p");
+	if (!ret) {
+		fsp_wd_begin(e->wd, "device-mapper");
+		ret = fsp_dm_create(&e->dm, name, e->loop.dev, e->j);
+		fsp_wd_end(e->wd);
+	}
+	if (ret)
+		snprintf(e->err, sizeof(e->err), "device-mapper: creating %s "
+			 "over %s: %s (%s)", name, e->loop.dev, strerror(-ret),
+			 fsp_errno_name(ret));
+	return ret;
+}
+
+/* The failing table of a fault: dm's error target or dm-flakey. */
+static int fault_table(const struct fsp_fsenv *e, const char **type,
+		       char *params, size_t len)
+{
+	static const char *const flakey[] = {
+		/* up 0 s, down 1 s: always down */
+		[FSP_FAULT_READ] = "0 1 1 error_reads",
+		[FSP_FAULT_WRITE] = "0 1 1 error_writes",
+	};
+
+	if (e->prof->device_fault == FSP_FAULT_ALL) {
+		*type = "error";
+		params[0] = '\0';
+		return 0;
+	}
+	*type = "flakey";
+	return fsp_dm_params(&e->dm, flakey[e->prof->device_fault], params,
+			     len);
+}
+
+int fsp_fsenv_fault(struct fsp_fsenv *e, enum fsp_fault_when when)
+{
+	enum fsp_device_fault f = e->prof->device_fault;
+	const char *type;
+	char params[128];
+	int ret;
+
+	if (!e->dm.created || e->fault_armed ||
+	    (f == FSP_FAULT_WRITE) != (when == FSP_FAULT_AT_PREPARE))
+		return 0;
+	ret = fault_table(e, &type, params, sizeof(params));
+	if (!ret) {
+		fsp_wd_begin(e->wd, "device-mapper");
+		ret = fsp_dm_swap(&e->dm, type, params);
+		fsp_wd_end(e->wd);
+	}
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "device-mapper: loading "
+			 "the '%s %s' table into %s: %s (%s)%s", type, params,
+			 e->dm.name, strerror(-ret), fsp_errno_name(ret),
+			 ret == -EINVAL && f == FSP_FAULT_READ ?
+			 " (dm-flakey has error_reads since 2023, aa7d7bc)" :
+			 ret == -EINVAL && f == FSP_FAULT_WRITE ?
+			 " (is dm-flakey, CONFIG_DM_FLAKEY, in this kernel?)" :
+			 "");
+		return ret;
+	}
+	e->fault_armed = 1;
 	return 0;
 }
 
@@ -470,6 +578,9 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 		if (ret)
 			return ret;
 	}
+	ret = stack_dm(e);
+	if (ret)
+		return ret;
 	e->t_attach = fsp_now_ms() - t0;
 	/* From our own device: btrfs and overlay have anonymous st_dev. */
 	fsp_loop_queue_path(&e->loop, "read_ahead_kb", e->read_ahead,
@@ -486,10 +597,10 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 			 "our image: refusing to use it", e->loop.dev);
 		return ret;
 	}
-	ret = fsp_blkid_type(e->loop.dev, type, sizeof(type));
+	ret = fsp_blkid_type(fs_dev(e), type, sizeof(type));
 	if (ret) {
 		snprintf(e->err, sizeof(e->err), "no filesystem found on %s "
-			 "after mkfs (libblkid: %s)", e->loop.dev,
+			 "after mkfs (libblkid: %s)", fs_dev(e),
 			 strerror(-ret));
 		return ret;
 	}
@@ -517,6 +628,8 @@ void fsp_fsenv_teardown(struct fsp_fsenv *e)
 	if (e->reused)
 		return;	/* the slot's device: its holder detaches it */
 	t0 = fsp_now_ms();
+	if (!e->mounted && !e->lower_mounted)
+		fsp_dm_remove(&e->dm);	/* still mounted: left to unwind */
 	fsp_knob_restore_all(&e->knobs);
 	fsp_loop_detach(&e->loop);
 	e->t_detach += fsp_now_ms() - t0;

@@ -11,6 +11,7 @@
 #include "attrs.h"
 #include "case.h"
 #include "fuse.h"
+#include "dm.h"
 #include "journal.h"
 #include "knob.h"
 #include "loop.h"
@@ -33,6 +34,8 @@ struct fsp_fsenv {
 	struct fsp_fuse fuse;	/* fuse: the server serving mnt */
 	int server_log;		/* fuse: its stdout and stderr, or -1 */
 	int server_starts;	/* fuse: how many times it was started */
+	struct fsp_dm dm;	/* device_fault: dm device over the loop */
+	int fault_armed;	/* its table made to fail */
 	int mounted, lower_mounted;
 	int readonly;
 	long long t_attach, t_mkfs, t_mount, t_umount, t_detach;
@@ -48,6 +51,14 @@ struct fsp_fsenv {
 int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb);
 /* Evict our files: umount/mount of our own filesystem (t->priv is e). */
 int fsp_fsenv_recycle(const struct fsp_target *t);
+/*
+ * The moments a profile's device_fault may start: after the first mount
+ * (write: the files cannot be written back) and after the cold cycle's
+ * mount (read, all: the probes' cold reads fail). Swaps the dm table if
+ * the fault starts at when; 0, or -errno with e->err set.
+ */
+enum fsp_fault_when { FSP_FAULT_AT_PREPARE, FSP_FAULT_AT_PROBES };
+int fsp_fsenv_fault(struct fsp_fsenv *e, enum fsp_fault_when when);
 /* Unmount and detach; safe to call in any state. */
 void fsp_fsenv_teardown(struct fsp_fsenv *e);
 

@@ -16,6 +16,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "dm.h"
 #include "filedata.h"
 #include "fsenv.h"
 #include "kmsg.h"
@@ -65,6 +66,25 @@ static const char *fuse_unrunnable(const struct fsp_profile *prof,
 	return requires_unmet(prof, buf, len);
 }
 
+/*
+ * device_fault needs device-mapper (dm-mod, /dev/mapper/control); read
+ * and write need its flakey target too, which the kernel loads when the
+ * table names it, and which the profiles require by CONFIG_DM_FLAKEY. A
+ * vm guest loads both (src/vm/vm_modules.c).
+ */
+static int device_fault_unrunnable(const struct fsp_profile *prof,
+				   char *buf, size_t len)
+{
+	if (!prof->device_fault)
+		return 0;
+	if (fsp_dm_available()) {
+		snprintf(buf, len, "device-mapper not in this kernel "
+			 "(CONFIG_BLK_DEV_DM)");
+		return 1;
+	}
+	return 0;
+}
+
 const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 				   char *buf, size_t len)
 {
@@ -92,6 +112,8 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 		snprintf(buf, len, "profile has no mkfs command");
 		return buf;
 	}
+	if (device_fault_unrunnable(prof, buf, len))
+		return buf;
 	return requires_unmet(prof, buf, len);
 }
 
@@ -617,8 +639,12 @@ static void profile_body(struct fsp_fsenv *e, int idx,
 	ret = stage_files(o, &t, e);
 	if (!ret)
 		ret = mkfs_mount(o, &t, e, idx, size_mb);
+	if (!ret)
+		ret = fsp_fsenv_fault(e, FSP_FAULT_AT_PREPARE);
 	if (!ret && !t.readonly)
 		ret = prepare_cold(o, &t, e, t_prepare);
+	if (!ret)
+		ret = fsp_fsenv_fault(e, FSP_FAULT_AT_PROBES);
 	if (!ret) {
 		*t_probes = run_cases(o, lease, &t, out, idx, prof->name);
 		if (e->attrs.set) {

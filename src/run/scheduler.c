@@ -430,8 +430,9 @@ static int run_start(struct run *r)
 	/* A crashed predecessor's leftovers go first (never a live run's). */
 	if (!fsp_journal_cleanup_stale(r->so->base, &st) && st.runs)
 		fsp_warn("removed what %d killed run(s) left: %d loop, "
-			 "%d knob, %d FUSE server(s), %d file(s)", st.runs,
-			 st.loops, st.knobs, st.servers, st.files);
+			 "%d dm, %d knob, %d FUSE server(s), %d file(s)",
+			 st.runs, st.loops, st.dms, st.knobs, st.servers,
+			 st.files);
 	/*
 	 * From before the run directory exists: a signal in the window up
 	 * to the first fork would otherwise kill us with the directory

@@ -60,6 +60,11 @@ static const char guest_init[] =
 	"rc=$?\n"
 	"echo \"fsprobe-vm: fsprobe exited $rc at $(cut -d' ' -f1 "
 	"/proc/uptime) s\"\n"
+	/* What the run left bound or mounted, for people and tests (-v). */
+	"echo \"fsprobe-vm: left after the run: $(cat "
+	"/sys/block/loop*/loop/backing_file 2>/dev/null | wc -l) loop, "
+	"$(ls -d /sys/block/dm-* 2>/dev/null | wc -l) dm, "
+	"$(grep -c ' /run/fsprobe' /proc/mounts) mount\"\n"
 	"stty -F /dev/ttyS1 raw -echo 2>/dev/null\n"
 	"{ echo \"" FSP_VM_MARK "-BEGIN $nonce\";"
 	" cat /tmp/result.json 2>/dev/null; echo;"

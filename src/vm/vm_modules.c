@@ -12,7 +12,8 @@
  * the kernel in three); the kernel, config and decompressed modules are
  * cached under the hash of the .debs,
  * so the second boot of the same package skips the ~10 s of unpacking,
- * depmod and xz. Which modules: fsp_vm_mods_wanted(), from the profiles.
+ * depmod and xz. Which modules: fsp_vm_mods_wanted(), from the profiles
+ * (their fs, and device-mapper for a device_fault).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -95,6 +96,11 @@ static void add_profile_fs(char ***arr, int *nr, const struct fsp_profile *p,
 	     i < FSP_ARRAY_SIZE(fscrypt_ciphers); i++)
 		if (!*ret)
 			*ret = push(arr, nr, fscrypt_ciphers[i]);
+	/* device_fault: dm's error target is in dm-mod, flakey is not. */
+	if (!*ret && p->device_fault)
+		*ret = push(arr, nr, "dm-mod");
+	if (!*ret && p->device_fault && p->device_fault != FSP_FAULT_ALL)
+		*ret = push(arr, nr, "dm-flakey");
 }
 
 int fsp_vm_mods_wanted(const char *profile_dir, const char *const *profiles,
