@@ -31,7 +31,15 @@ int fsp_payload_copy(const struct fsp_target *t, const char *name,
 		     const char *dst)
 {
 	char src[4096], to[4096];
+	int ret;
 
+	/* An executable of its own size, made by exec permission: new. */
+	ret = fsp_case_needs_new_file(t, "%s: a copy of the payload %s "
+				      "needs a new file of its own size and "
+				      "mode 0755; this filesystem's files "
+				      "are fixed", t->fs, name);
+	if (ret)
+		return ret;
 	if (!t->payload_dir ||
 	    fsp_fmt(src, sizeof(src), "%s/%s", t->payload_dir, name) ||
 	    fsp_case_path(t, 1, dst, to, sizeof(to)))

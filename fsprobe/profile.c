@@ -23,13 +23,20 @@
 #define FSP_PROFILE_FILE_MAX	(64 * 1024)
 
 enum key_id {
-	K_FS, K_MKFS, K_MOUNT, K_SIZE, K_REQ, K_DESC, K_LOWER, K_MATRIX, K_NR
+	K_FS, K_MKFS, K_MOUNT, K_SIZE, K_REQ, K_DESC, K_LOWER, K_MATRIX,
+	K_DEVICE, K_NR
 };
 
 static const char *const key_names[K_NR] = {
 	[K_FS] = "fs", [K_MKFS] = "mkfs", [K_MOUNT] = "mount_options",
 	[K_SIZE] = "size", [K_REQ] = "requires", [K_DESC] = "description",
-	[K_LOWER] = "lower", [K_MATRIX] = "matrix",
+	[K_LOWER] = "lower", [K_MATRIX] = "matrix", [K_DEVICE] = "device",
+};
+
+/* `device` values: one row per kind of block device a run can make. */
+static const char *const device_names[] = {
+	[FSP_DEVICE_LOOP] = "loop",
+	[FSP_DEVICE_NULLB_ZONED] = "null_blk-zoned",
 };
 
 int fsp_profile_err(struct fsp_profile_error *err, int line,
@@ -143,6 +150,32 @@ static enum fsp_profile_kind kind_of(const char *fs)
 	return FSP_PROFILE_DEVICE;
 }
 
+static int parse_device(const char *v, enum fsp_device_kind *kind,
+			struct fsp_profile_error *err, int line)
+{
+	size_t i;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(device_names); i++)
+		if (!strcmp(v, device_names[i])) {
+			*kind = i;
+			return 0;
+		}
+	return fsp_profile_err(err, line, "device '%.32s': loop or "
+			       "null_blk-zoned", v);
+}
+
+const char *fsp_device_kind_name(enum fsp_device_kind kind)
+{
+	return (unsigned int)kind < FSP_ARRAY_SIZE(device_names) ?
+	       device_names[kind] : "?";
+}
+
+/* Filesystems whose files exist from mkfs on, one per zone. */
+static int has_fixed_files(const char *fs)
+{
+	return !strcmp(fs, "zonefs");
+}
+
 static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 		   struct fsp_profile_error *err, int line)
 {
@@ -194,6 +227,8 @@ static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 				    "default or extended", v);
 		p->extended = !strcmp(v, "extended");
 		return 0;
+	case K_DEVICE:
+		return parse_device(v, &p->device, err, line);
 	case K_DESC:
 		if (strlen(v) >= sizeof(p->description))
 			return fsp_profile_err(err, line, "description too long");
@@ -268,6 +303,14 @@ int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 		goto fail;
 	}
 	p->kind = kind_of(p->fs);
+	p->fixed_files = has_fixed_files(p->fs);
+	if (p->device != FSP_DEVICE_LOOP &&
+	    (p->kind != FSP_PROFILE_DEVICE || !p->nr_mkfs)) {
+		ret = fsp_profile_err(err, 0, "device '%s' is for a block "
+				      "filesystem made by mkfs",
+				      fsp_device_kind_name(p->device));
+		goto fail;
+	}
 	if (p->kind == FSP_PROFILE_OVERLAY && !p->lower[0]) {
 		ret = fsp_profile_err(err, 0, "overlay profile needs a 'lower' fs type");
 		goto fail;

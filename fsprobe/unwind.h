@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * unwind.h - undo what a journal (journal.h) lists, newest first: mounts,
- * loop devices, knobs, tracefs instances, files. The one fsprobe/ module
+ * loop devices, null_blk devices, knobs, tracefs instances, files. The one fsprobe/ module
  * that knows every kind of resource; journal, loop and knob know nothing
  * of it.
  */
@@ -17,6 +17,7 @@ struct fsp_unwind_stats {
 	int mounts;		/* mounts removed */
 	int knobs;		/* knobs restored */
 	int instances;		/* tracefs instances removed */
+	int nullbs;		/* null_blk devices removed */
 	int files;		/* images and directories removed */
 	int refused;		/* entries not ours on inspection, left alone */
 	int stuck;		/* dead runs left: a task of theirs is stuck */

@@ -28,9 +28,10 @@ int fsp_cmd_cleanup(struct fsp_cli *cli)
 	}
 	printf("cleanup: %d stale run(s) unwound, %d live left alone; "
 	       "%d loop device(s) detached, %d mount(s), %d knob(s) restored, "
-	       "%d tracefs instance(s), %d file(s)/dir(s) removed, %d entr%s "
-	       "not ours left alone\n", st.runs, st.live, st.loops, st.mounts,
-	       st.knobs, st.instances, st.files, st.refused,
+	       "%d tracefs instance(s), %d null_blk device(s), %d file(s)/dir(s) "
+	       "removed, %d entr%s not ours left alone\n", st.runs, st.live,
+	       st.loops, st.mounts, st.knobs, st.instances, st.nullbs,
+	       st.files, st.refused,
 	       st.refused == 1 ? "y" : "ies");
 	if (st.stuck) {
 		fsp_warn("cleanup: could not release %d run(s): %s%s",

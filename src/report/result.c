@@ -78,6 +78,7 @@ void fsp_res_profile_clear(struct fsp_res_profile *p)
 	free(p->probes);
 	free(p->kernel_log);
 	json_object_put(p->watchdog);
+	json_object_put(p->null_blk);
 	free(p->loop.device);
 	free(p->loop.slot_device_refused);
 	fsp_res_profile_init(p);
@@ -336,6 +337,10 @@ struct json_object *fsp_res_profile_json(const struct fsp_res_profile *p)
 		add(o, "kernel_log", jstr(p->kernel_log));
 	if (p->watchdog)
 		add(o, "watchdog", json_object_get(p->watchdog));
+	if (p->mkfs_builtin)
+		add(o, "mkfs_builtin", json_object_new_boolean(1));
+	if (p->null_blk)
+		add(o, "null_blk", json_object_get(p->null_blk));
 	if (p->loop.device) {
 		a = json_object_new_object();
 		add(a, "device", jstr(p->loop.device));

@@ -62,6 +62,9 @@ struct fsp_res_profile {
 	struct fsp_res_timing timing;
 	char *kernel_log;
 	struct json_object *watchdog;	/* a step overran; NULL: absent */
+	/* device = null_blk-zoned: the device made and its removal */
+	struct json_object *null_blk;	/* NULL: absent */
+	int mkfs_builtin;		/* fsprobe's own formatter ran */
 	struct {
 		char *device;		/* NULL: no "loop" member */
 		int slot_device;

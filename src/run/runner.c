@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "filedata.h"
+#include "fixedfiles.h"
 #include "fsenv.h"
 #include "kmsg.h"
 #include "loop.h"
@@ -44,7 +45,8 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 			 "kernel", prof->lower);
 		return buf;
 	}
-	if (prof->nr_mkfs && fsp_proc_find(prof->mkfs[0], path, sizeof(path))) {
+	if (prof->nr_mkfs && fsp_proc_find(prof->mkfs[0], path, sizeof(path)) &&
+	    !fsp_fsenv_mkfs_builtin(prof->mkfs[0])) {
 		snprintf(buf, len, "%s not found: install its package "
 			 "(./bootstrap-deps)", prof->mkfs[0]);
 		return buf;
@@ -113,8 +115,28 @@ static long long dir_kb(const char *dir)
 	return kb;
 }
 
+/*
+ * Why a case is not run: its files could not be placed on a fixed-file
+ * filesystem (case.h, struct fsp_files). "" for a case that runs.
+ */
+struct case_skips {
+	char why[64][256];
+};
+
+/* A case whose files t->files cannot place: a skip, not an error. */
+static int placed_or_skip(const struct fsp_target *t, int ret,
+			  struct case_skips *sk, int i)
+{
+	if (!ret || !t->files || !t->files->why[0] || !sk)
+		return ret;
+	snprintf(sk->why[i], sizeof(sk->why[i]), "%s", t->files->why);
+	t->files->why[0] = '\0';
+	return 0;
+}
+
 static int prepare_cases(const struct fsp_run_opts *o,
-			 const struct fsp_target *t, char *err, size_t len)
+			 const struct fsp_target *t, char *err, size_t len,
+			 struct case_skips *sk)
 {
 	int i, ret;
 
@@ -122,7 +144,7 @@ static int prepare_cases(const struct fsp_run_opts *o,
 		if (!o->cases[i]->prepare)
 			continue;
 		fsp_wd_begin(o->wd, "prepare %s", o->cases[i]->name);
-		ret = o->cases[i]->prepare(t);
+		ret = placed_or_skip(t, o->cases[i]->prepare(t), sk, i);
 		fsp_wd_end(o->wd);
 		if (ret) {
 			snprintf(err, len, "%s: preparing files: %s (%s)",
@@ -214,13 +236,14 @@ static int evict_dir(const struct fsp_target *t)
 /* One cold cycle for every case's on-disk checks. */
 static void run_cold_checks(const struct fsp_run_opts *o,
 			    const struct fsp_target *t,
-			    struct fsp_probe *probes)
+			    struct fsp_probe *probes,
+			    const struct case_skips *sk)
 {
 	long long s = fsp_now_ms();
 	int i, ret = t->recycle(t);
 
 	for (i = 0; i < o->nr_cases; i++) {
-		if (!o->cases[i]->run_cold)
+		if (!o->cases[i]->run_cold || (sk && sk->why[i][0]))
 			continue;
 		if (ret) {
 			fsp_probe_set(&probes[i], FSP_ERROR, "making the cache "
@@ -268,7 +291,7 @@ static long long run_cases(const struct fsp_run_opts *o,
 			   struct fsp_slot_lease *l,
 			   const struct fsp_target *t,
 			   struct fsp_res_profile *out, int idx,
-			   const char *name)
+			   const char *name, const struct case_skips *sk)
 {
 	struct fsp_probe probes[64];
 	struct fsp_verdict v;
@@ -282,6 +305,10 @@ static long long run_cases(const struct fsp_run_opts *o,
 		long long s = fsp_now_ms();
 
 		fsp_probe_init(&probes[i], o->cases[i]);
+		if (sk && sk->why[i][0]) {
+			fsp_probe_set(&probes[i], FSP_SKIP, "%s", sk->why[i]);
+			continue;
+		}
 		progress(o, idx, name, o->cases[i]->name);
 		fsp_wd_begin(o->wd, "probe %s", o->cases[i]->name);
 		o->cases[i]->run(t, &probes[i]);
@@ -297,7 +324,7 @@ static long long run_cases(const struct fsp_run_opts *o,
 			fsp_slot_lease_release(l, 1);
 	}
 	if (need_cold && t->recycle && !t->shmem)
-		run_cold_checks(o, t, probes);
+		run_cold_checks(o, t, probes, sk);
 	fsp_slot_lease_release(l, fsp_slot_lease_last(l));
 	fsp_verdict_derive(probes, o->nr_cases, t->shmem, t->si->pmd_order,
 			   &v);
@@ -365,6 +392,27 @@ int fsp_remove_profile_dir(const struct fsp_journal *j, int idx)
 	return ret ? ret : fsp_rmtree(dir);
 }
 
+/* The zoned null_blk device a profile made, and whether it is gone. */
+static struct json_object *nullb_json(const struct fsp_fsenv *e)
+{
+	const struct fsp_nullb_conf *c = &e->nullb_conf;
+	struct json_object *o;
+
+	if (!e->nullb.name[0])
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "device", json_object_new_string(
+			       e->nullb.dev[0] ? e->nullb.dev : e->nullb.name));
+	json_object_object_add(o, "size_mb", json_object_new_int64(c->size_mb));
+	json_object_object_add(o, "zone_size_mb",
+			       json_object_new_int64(c->zone_size_mb));
+	json_object_object_add(o, "conventional_zones",
+			       json_object_new_int(c->nr_conv));
+	json_object_object_add(o, "removed", json_object_new_boolean(
+			       !e->nullb.created && !e->nullb_left));
+	return o;
+}
+
 /* timing_ms and loop: what the profile's environment cost. */
 static void add_timing(struct fsp_res_profile *out, const struct fsp_fsenv *e,
 		       long long t_probes, long long t_prepare,
@@ -380,6 +428,8 @@ static void add_timing(struct fsp_res_profile *out, const struct fsp_fsenv *e,
 			out->loop.slot_device_refused =
 				strdup(strerror(-e->lent_err));
 	}
+	out->mkfs_builtin = e->mkfs_builtin;
+	out->null_blk = nullb_json(e);
 	tm->attach = e->t_attach;
 	tm->mkfs = e->t_mkfs;
 	tm->mount = e->t_mount;
@@ -465,7 +515,7 @@ static int stage_files(const struct fsp_run_opts *o, struct fsp_target *t,
 		ret = mkdir_journalled(e->j, e->stage);
 		if (ret)
 			return ret;
-		ret = prepare_cases(o, t, e->err, sizeof(e->err));
+		ret = prepare_cases(o, t, e->err, sizeof(e->err), NULL);
 		if (ret)
 			return ret;
 		e->files_kb = dir_kb(t->prep_dir);
@@ -492,10 +542,11 @@ static int mkfs_mount(const struct fsp_run_opts *o, struct fsp_target *t,
 
 /* The case files written, then made cold by one remount; *ms: writing. */
 static int prepare_cold(const struct fsp_run_opts *o, struct fsp_target *t,
-			struct fsp_fsenv *e, long long *ms)
+			struct fsp_fsenv *e, long long *ms,
+			struct case_skips *sk)
 {
 	long long t0 = fsp_now_ms();
-	int ret = prepare_cases(o, t, e->err, sizeof(e->err));
+	int ret = prepare_cases(o, t, e->err, sizeof(e->err), sk);
 
 	*ms = fsp_now_ms() - t0;
 	if (ret)
@@ -519,17 +570,24 @@ static void profile_body(struct fsp_fsenv *e, int idx,
 	const struct fsp_profile *prof = e->prof;
 	unsigned long size_mb = o->size_mb ? o->size_mb : prof->size_mb ?
 				prof->size_mb : FSP_DEFAULT_SIZE_MB;
+	static struct fsp_fixed fixed;	/* one profile per worker */
+	static struct case_skips sk;
 	struct fsp_target t;
 	int ret;
 
+	memset(&sk, 0, sizeof(sk));
 	target_setup(&t, e, o, lease, si, e->j);
 	ret = stage_files(o, &t, e);
 	if (!ret)
 		ret = mkfs_mount(o, &t, e, idx, size_mb);
+	if (!ret && prof->fixed_files) {
+		ret = fsp_fixed_scan(&fixed, e->mnt);
+		t.files = &fixed.ops;
+	}
 	if (!ret && !t.readonly)
-		ret = prepare_cold(o, &t, e, t_prepare);
+		ret = prepare_cold(o, &t, e, t_prepare, &sk);
 	if (!ret) {
-		*t_probes = run_cases(o, lease, &t, out, idx, prof->name);
+		*t_probes = run_cases(o, lease, &t, out, idx, prof->name, &sk);
 	} else {
 		if (!e->err[0])
 			snprintf(e->err, sizeof(e->err), "%s", strerror(-ret));
@@ -554,6 +612,7 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 	e.prof = prof;
 	e.j = j;
 	e.loop.fd = -1;
+	e.idx = idx;
 	e.lent = lease->loop;
 	e.wd = o->wd;
 	fsp_kmsg_open(&km);
@@ -609,7 +668,7 @@ void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	t.priv = o->wd;
 	fsp_slot_lease_init(&l, NULL, NULL);	/* an instance of its own */
 	t.trace = &l.handle;
-	ret = prepare_cases(o, &t, why, sizeof(why));
+	ret = prepare_cases(o, &t, why, sizeof(why), NULL);
 	if (!ret && !t.shmem) {
 		fsp_wd_begin(o->wd, "evict");
 		ret = evict_all(work, &left, &how);
@@ -629,7 +688,7 @@ void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	if (ret)
 		fsp_res_set_verdict(out, FSP_V_ERROR, why);
 	else
-		run_cases(o, &l, &t, out, 0, dir);
+		run_cases(o, &l, &t, out, 0, dir, NULL);
 	fsp_rmtree(work);
 	fsp_slot_lease_wait(&l);
 }

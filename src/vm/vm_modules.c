@@ -68,6 +68,30 @@ static const char *const companions[] = {
 	"nls_cp437", "nls_iso8859-1", "nls_utf8", "nls_ascii", "utf8data",
 };
 
+/*
+ * The modules a profile's kind of device needs: a zoned null_blk is made
+ * through configfs (a module of its own on Debian's kernels, which
+ * null_blk's dependencies would bring too; named so that it is there
+ * for the mount even where null_blk is built in).
+ */
+static const struct {
+	enum fsp_device_kind kind;
+	const char *mods[2];
+} device_mods[] = {
+	{ FSP_DEVICE_NULLB_ZONED, { "configfs", "null_blk" } },
+};
+
+static void add_profile_device(char ***arr, int *nr,
+			       const struct fsp_profile *p, int *ret)
+{
+	size_t i, k;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(device_mods); i++)
+		for (k = 0; !*ret && device_mods[i].kind == p->device &&
+		     k < FSP_ARRAY_SIZE(device_mods[i].mods); k++)
+			*ret = push(arr, nr, device_mods[i].mods[k]);
+}
+
 static void add_profile_fs(char ***arr, int *nr, const struct fsp_profile *p,
 			   int *ret)
 {
@@ -75,6 +99,7 @@ static void add_profile_fs(char ***arr, int *nr, const struct fsp_profile *p,
 		*ret = push(arr, nr, p->fs);
 	if (!*ret && p->lower[0])
 		*ret = push(arr, nr, p->lower);
+	add_profile_device(arr, nr, p, ret);
 }
 
 int fsp_vm_mods_wanted(const char *profile_dir, const char *const *profiles,
