@@ -79,6 +79,7 @@ void fsp_res_profile_clear(struct fsp_res_profile *p)
 	free(p->kernel_log);
 	json_object_put(p->watchdog);
 	json_object_put(p->null_blk);
+	json_object_put(p->fixed_files);
 	free(p->loop.device);
 	free(p->loop.slot_device_refused);
 	fsp_res_profile_init(p);
@@ -341,6 +342,8 @@ struct json_object *fsp_res_profile_json(const struct fsp_res_profile *p)
 		add(o, "mkfs_builtin", json_object_new_boolean(1));
 	if (p->null_blk)
 		add(o, "null_blk", json_object_get(p->null_blk));
+	if (p->fixed_files)
+		add(o, "fixed_files", json_object_get(p->fixed_files));
 	if (p->loop.device) {
 		a = json_object_new_object();
 		add(a, "device", jstr(p->loop.device));

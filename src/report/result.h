@@ -64,6 +64,8 @@ struct fsp_res_profile {
 	struct json_object *watchdog;	/* a step overran; NULL: absent */
 	/* device = null_blk-zoned: the device made and its removal */
 	struct json_object *null_blk;	/* NULL: absent */
+	/* fixed-file fs: case file name -> the file it was bound to */
+	struct json_object *fixed_files;	/* NULL: absent */
 	int mkfs_builtin;		/* fsprobe's own formatter ran */
 	struct {
 		char *device;		/* NULL: no "loop" member */

@@ -559,6 +559,19 @@ static int prepare_cold(const struct fsp_run_opts *o, struct fsp_target *t,
 	return ret;
 }
 
+/* Where each case file went on a fixed-file filesystem: name -> file. */
+static struct json_object *fixed_json(const struct fsp_fixed *x)
+{
+	struct json_object *o = json_object_new_object();
+	int i;
+
+	for (i = 0; i < x->nr; i++)
+		if (x->f[i].bound[0])
+			json_object_object_add(o, x->f[i].bound,
+					json_object_new_string(x->f[i].rel));
+	return o;
+}
+
 /* Directories, target, staging, mkfs + mount, prepare + cold, cases. */
 static void profile_body(struct fsp_fsenv *e, int idx,
 			 const struct fsp_run_opts *o,
@@ -588,6 +601,8 @@ static void profile_body(struct fsp_fsenv *e, int idx,
 		ret = prepare_cold(o, &t, e, t_prepare, &sk);
 	if (!ret) {
 		*t_probes = run_cases(o, lease, &t, out, idx, prof->name, &sk);
+		if (t.files)
+			out->fixed_files = fixed_json(&fixed);
 	} else {
 		if (!e->err[0])
 			snprintf(e->err, sizeof(e->err), "%s", strerror(-ret));
