@@ -8,8 +8,12 @@
 # file on a conventional zone file), every case that needs a file the
 # zones cannot give skipped with that reason, and the device removed
 # again (the guest's /init also counts null_blk disks left). ext4-default
-# runs beside it. The kernel: $FSPROBE_VM_KERNEL, else sid's from
-# `fsprobe list --debian`. About a minute of TCG.
+# runs beside it. A second boot gives each step 1 s (--step-timeout): a
+# worker killed by the watchdog leaves its device to the parent's unwind
+# of the journal, the same code `fsprobe cleanup` runs after a SIGKILL,
+# and the guest must still count no null_blk disk left. The kernel:
+# $FSPROBE_VM_KERNEL, else sid's from `fsprobe list --debian`. About a
+# minute of TCG.
 . "$srcdir/tests/tap.sh"
 F="$builddir/src/fsprobe"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -29,7 +33,7 @@ fi
 
 J="$T/vm.json"
 start=$(date +%s)
-"$F" vm -k "$K" -p zonefs -p ext4-default -f json -o "$J" 2> "$T/err"
+"$F" vm -v -k "$K" -p zonefs -p ext4-default -f json -o "$J" 2> "$T/err"
 rc=$?
 diag "fsprobe vm took $(($(date +%s) - start)) s"
 [ $rc -eq 0 ]; ok $? "fsprobe vm -k $K -p zonefs exits 0 (got $rc)"
@@ -60,4 +64,16 @@ else
 fi
 json_assert "$J" 'p["ext4-default"]["verdict"] == "pmd"' \
 	"ext4-default beside it: pmd"
+grep -q '^fsprobe-vm: null_blk devices left: 0[[:space:]]*$' "$T/err"
+ok $? "the guest counts no null_blk disk left after the run"
+
+# A worker killed mid-probe: the parent's unwind removes its device.
+"$F" vm -v -k "$K" -p zonefs -P read-order -P fault-pmd --step-timeout 1 \
+	-f json -o "$T/kill.json" 2> "$T/kill.err"
+if grep -q 'zonefs: .* did not finish in 1 s' "$T/kill.err"; then
+	grep -q '^fsprobe-vm: null_blk devices left: 0[[:space:]]*$' "$T/kill.err"
+	ok $? "a worker killed by the watchdog: its null_blk device removed by the journal's unwind"
+else
+	skip "every step finished within 1 s: no worker was killed"
+fi
 done_testing
