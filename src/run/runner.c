@@ -559,6 +559,24 @@ static int prepare_cold(const struct fsp_run_opts *o, struct fsp_target *t,
 	return ret;
 }
 
+/* A filesystem with fixed files: its files listed, the cases' allocator. */
+static int fixed_setup(struct fsp_target *t, struct fsp_fsenv *e,
+		       struct fsp_fixed **out)
+{
+	struct fsp_fixed *x = malloc(sizeof(*x));
+	int ret = x ? fsp_fixed_scan(x, e->mnt) : -ENOMEM;
+
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "listing the files of %s: %s",
+			 e->mnt, strerror(-ret));
+		free(x);
+		return ret;
+	}
+	t->files = &x->ops;
+	*out = x;
+	return 0;
+}
+
 /* Where each case file went on a fixed-file filesystem: name -> file. */
 static struct json_object *fixed_json(const struct fsp_fixed *x)
 {
@@ -583,32 +601,31 @@ static void profile_body(struct fsp_fsenv *e, int idx,
 	const struct fsp_profile *prof = e->prof;
 	unsigned long size_mb = o->size_mb ? o->size_mb : prof->size_mb ?
 				prof->size_mb : FSP_DEFAULT_SIZE_MB;
-	static struct fsp_fixed fixed;	/* one profile per worker */
-	static struct case_skips sk;
+	struct case_skips *sk = calloc(1, sizeof(*sk));
+	struct fsp_fixed *fixed = NULL;
 	struct fsp_target t;
 	int ret;
 
-	memset(&sk, 0, sizeof(sk));
 	target_setup(&t, e, o, lease, si, e->j);
-	ret = stage_files(o, &t, e);
+	ret = sk ? stage_files(o, &t, e) : -ENOMEM;
 	if (!ret)
 		ret = mkfs_mount(o, &t, e, idx, size_mb);
-	if (!ret && prof->fixed_files) {
-		ret = fsp_fixed_scan(&fixed, e->mnt);
-		t.files = &fixed.ops;
-	}
+	if (!ret && prof->fixed_files)
+		ret = fixed_setup(&t, e, &fixed);
 	if (!ret && !t.readonly)
-		ret = prepare_cold(o, &t, e, t_prepare, &sk);
+		ret = prepare_cold(o, &t, e, t_prepare, sk);
 	if (!ret) {
-		*t_probes = run_cases(o, lease, &t, out, idx, prof->name, &sk);
-		if (t.files)
-			out->fixed_files = fixed_json(&fixed);
+		*t_probes = run_cases(o, lease, &t, out, idx, prof->name, sk);
+		if (fixed)
+			out->fixed_files = fixed_json(fixed);
 	} else {
 		if (!e->err[0])
 			snprintf(e->err, sizeof(e->err), "%s", strerror(-ret));
 		fsp_res_set_verdict(out, FSP_V_ERROR, e->err);
 	}
 	fsp_fsenv_teardown(e);
+	free(fixed);
+	free(sk);
 }
 
 void fsp_run_profile(const struct fsp_profile *prof, int idx,
