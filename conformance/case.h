@@ -29,6 +29,29 @@ struct fsp_trace_handle {
 	struct fsp_trace *(*get)(struct fsp_trace_handle *h, int *err);
 };
 
+/*
+ * The files of a filesystem that has a fixed set of them, which cases
+ * can neither create nor resize (zonefs: one file per zone; see
+ * docs/fixed-files.md). The runner hands one to the cases in
+ * fsp_target.files. A case's file name is bound to one of the
+ * filesystem's files when fsp_case_create() writes it; fsp_case_path()
+ * names the bound file from then on. What cannot be placed fails with
+ * why set, and the runner reports the case as skip with that reason.
+ */
+struct fsp_files {
+	/*
+	 * Bind name to a free file that holds exactly size bytes, and
+	 * write them: zeroes up to data_off, then the pattern of seed.
+	 * in_place: the case writes, truncates or punches it later, so
+	 * a file that takes only appends will not do.
+	 */
+	int (*create)(struct fsp_files *f, const char *name, size_t size,
+		      size_t data_off, uint32_t seed, int in_place);
+	/* The bound file's path relative to the mount, or NULL. */
+	const char *(*lookup)(const struct fsp_files *f, const char *name);
+	char why[256];		/* set by a create that cannot be placed */
+};
+
 #define FSP_FILE_SIZE (4UL << 20)
 
 enum fsp_outcome { FSP_PASS, FSP_FAIL, FSP_SKIP, FSP_ERROR };
@@ -52,6 +75,7 @@ struct fsp_target {
 	struct fsp_trace_handle *trace;	/* NULL: cases run untraced */
 	struct fsp_journal *journal;	/* NULL for `check DIR` */
 	const char *read_ahead_path;	/* queue/read_ahead_kb, or NULL */
+	struct fsp_files *files;	/* NULL: cases create files freely */
 	/* Make our files cold again (may be NULL); see run_cold. */
 	int (*recycle)(const struct fsp_target *t);
 	void *priv;
@@ -136,6 +160,23 @@ int fsp_case_path(const struct fsp_target *t, int prep, const char *name,
  */
 int fsp_case_create(const struct fsp_target *t, const char *name,
 		    size_t size, uint32_t seed, int hint);
+/*
+ * The same for a file the case changes in place after prepare (writes,
+ * truncates, punches): on a fixed-file filesystem it needs a file that
+ * takes such changes.
+ */
+int fsp_case_create_rw(const struct fsp_target *t, const char *name,
+		       size_t size, uint32_t seed, int hint);
+/* The same with bytes [0, data_off) a hole (zeroes on fixed files). */
+int fsp_case_create_sparse(const struct fsp_target *t, const char *name,
+			   size_t size, size_t data_off, uint32_t seed);
+/*
+ * A file that cannot be one of a fixed set (a copy of a payload): on
+ * such a target set t->files->why from the message and return -ENOSPC,
+ * which makes the case a skip; else 0.
+ */
+int fsp_case_needs_new_file(const struct fsp_target *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* A test file mapped at a PMD-aligned address and faulted in. */
 struct fsp_mapping {
@@ -162,6 +203,8 @@ void fsp_unmap_file(struct fsp_mapping *m);
  * says so.
  */
 struct fsp_trace *fsp_case_trace(const struct fsp_target *t, int *err);
+/* khugepaged's counter NAME (pages_collapsed, full_scans), -1 if unread. */
+long fsp_khugepaged_counter(const char *name);
 /* The device's read_ahead_kb (-1 if unknown): it bounds read orders. */
 long fsp_case_read_ahead_kb(const struct fsp_target *t);
 

@@ -16,6 +16,7 @@
 
 #include "case.h"
 #include "filedata.h"
+#include "knob.h"
 #include "smaps.h"
 #include "util.h"
 
@@ -65,7 +66,10 @@ void fsp_ev_bool(struct fsp_probe *p, const char *key, int v)
 int fsp_case_path(const struct fsp_target *t, int prep, const char *name,
 		  char *buf, size_t len)
 {
-	return fsp_fmt(buf, len, "%s/%s", prep ? t->prep_dir : t->dir, name);
+	const char *bound = t->files ? t->files->lookup(t->files, name) : NULL;
+
+	return fsp_fmt(buf, len, "%s/%s", prep ? t->prep_dir : t->dir,
+		       bound ? bound : name);
 }
 
 int fsp_mapping_measure(const struct fsp_target *t, struct fsp_mapping *m)
@@ -175,6 +179,15 @@ struct fsp_trace *fsp_case_trace(const struct fsp_target *t, int *err)
 	return t->trace->get(t->trace, err);
 }
 
+long fsp_khugepaged_counter(const char *name)
+{
+	char path[256];
+	unsigned long v;
+
+	snprintf(path, sizeof(path), FSP_KNOB_KHUGEPAGED "/%s", name);
+	return fsp_read_ulong(path, &v) ? -1 : (long)v;
+}
+
 long fsp_case_read_ahead_kb(const struct fsp_target *t)
 {
 	unsigned long kb;
@@ -228,9 +241,45 @@ int fsp_case_create(const struct fsp_target *t, const char *name,
 
 	if (ret)
 		return ret;
+	if (t->files)
+		return t->files->create(t->files, name, size, 0, seed, 0);
 	if (t->shmem && hint)
 		return shmem_fill_hinted(t, path, size, seed);
 	return fsp_file_create(path, size, seed, 0644);
+}
+
+int fsp_case_create_rw(const struct fsp_target *t, const char *name,
+		       size_t size, uint32_t seed, int hint)
+{
+	if (t->files)
+		return t->files->create(t->files, name, size, 0, seed, 1);
+	return fsp_case_create(t, name, size, seed, hint);
+}
+
+int fsp_case_create_sparse(const struct fsp_target *t, const char *name,
+			   size_t size, size_t data_off, uint32_t seed)
+{
+	char path[4096];
+	int ret;
+
+	if (t->files)
+		return t->files->create(t->files, name, size, data_off, seed,
+					0);
+	ret = fsp_case_path(t, 1, name, path, sizeof(path));
+	return ret ? ret : fsp_file_create_sparse(path, size, data_off, seed,
+						  0644);
+}
+
+int fsp_case_needs_new_file(const struct fsp_target *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!t->files)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(t->files->why, sizeof(t->files->why), fmt, ap);
+	va_end(ap);
+	return -ENOSPC;
 }
 
 static int evict_file(const struct fsp_target *t, const char *name,

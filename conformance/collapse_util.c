@@ -114,14 +114,8 @@ int fsp_ev_orders(struct fsp_probe *p, const char *key, const void *addr,
 int fsp_collapse_prepare(const struct fsp_target *t, const char *name,
 			 uint32_t seed)
 {
-	char path[4096];
-	int ret;
-
-	ret = fsp_case_path(t, 1, name, path, sizeof(path));
-	if (ret)
-		return ret;
 	/* Written back by the cold cycle: dirty folios would fail it. */
-	return fsp_file_create(path, FSP_FILE_SIZE, seed, 0644);
+	return fsp_case_create_sparse(t, name, FSP_FILE_SIZE, 0, seed);
 }
 
 void fsp_ev_pmd_kb(struct fsp_probe *p, const struct fsp_target *t,

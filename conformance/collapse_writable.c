@@ -34,9 +34,11 @@ static const char *const files[] = {
 
 static int prepare(const struct fsp_target *t)
 {
-	int ret = fsp_collapse_prepare(t, files[0], SEED);
+	/* Both are written through shared mappings later. */
+	int ret = fsp_case_create_rw(t, files[0], FSP_FILE_SIZE, SEED, 0);
 
-	return ret ? ret : fsp_collapse_prepare(t, files[1], SEED);
+	return ret ? ret : fsp_case_create_rw(t, files[1], FSP_FILE_SIZE,
+					      SEED, 0);
 }
 
 static void ev(struct fsp_probe *p, const char *pfx, const char *key,

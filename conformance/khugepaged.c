@@ -54,15 +54,6 @@ static int khugepaged_running(void)
 	return found;
 }
 
-static long counter(const char *name)
-{
-	char path[256];
-	unsigned long v;
-
-	snprintf(path, sizeof(path), KH_DIR "/%s", name);
-	return fsp_read_ulong(path, &v) ? -1 : (long)v;
-}
-
 /* Scan quickly: every knob saved and journalled before it is written. */
 static int fast_scan(const struct fsp_target *t, struct fsp_knobs *ks)
 {
@@ -100,7 +91,7 @@ static long long wait_pmd(const struct fsp_target *t, struct fsp_mapping *m,
 			continue;
 		if (m->pmd_kb >= (long)(m->len >> 10))
 			break;
-		scans = counter("full_scans");
+		scans = fsp_khugepaged_counter("full_scans");
 		if (scans0 >= 0 && scans >= scans0 + 2) {
 			*why = 1;
 			break;
@@ -116,9 +107,9 @@ static void ev_counters(struct fsp_probe *p, const char *sfx)
 	char name[64];
 
 	snprintf(name, sizeof(name), "full_scans_%s", sfx);
-	fsp_ev_int(p, name, counter("full_scans"));
+	fsp_ev_int(p, name, fsp_khugepaged_counter("full_scans"));
 	snprintf(name, sizeof(name), "pages_collapsed_%s", sfx);
-	fsp_ev_int(p, name, counter("pages_collapsed"));
+	fsp_ev_int(p, name, fsp_khugepaged_counter("pages_collapsed"));
 }
 
 static void watch(const struct fsp_target *t, struct fsp_probe *p,
@@ -138,7 +129,7 @@ static void watch(const struct fsp_target *t, struct fsp_probe *p,
 		goto out;
 	}
 	ev_counters(p, "before");
-	scans0 = counter("full_scans");
+	scans0 = fsp_khugepaged_counter("full_scans");
 	ret = madvise(m->addr, m->len, MADV_HUGEPAGE) ? -errno : 0;
 	fsp_ev_str(p, "madv_hugepage_errno", ret ? fsp_errno_name(ret) :
 		   NULL);
@@ -159,7 +150,7 @@ static void watch(const struct fsp_target *t, struct fsp_probe *p,
 	 * No PMD and not one full scan since the hint (a loaded TCG guest):
 	 * khugepaged never looked at the text, so nothing was measured.
 	 */
-	else if (why == 2 && scans0 >= 0 && counter("full_scans") <= scans0)
+	else if (why == 2 && scans0 >= 0 && fsp_khugepaged_counter("full_scans") <= scans0)
 		fsp_probe_set(p, FSP_SKIP, "khugepaged finished no full scan "
 			      "in %d ms: it never looked at the text",
 			      WAIT_MS);

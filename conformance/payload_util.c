@@ -31,7 +31,15 @@ int fsp_payload_copy(const struct fsp_target *t, const char *name,
 		     const char *dst)
 {
 	char src[4096], to[4096];
+	int ret;
 
+	/* An executable of its own size, made by exec permission: new. */
+	ret = fsp_case_needs_new_file(t, "%s: a copy of the payload %s "
+				      "needs a new file of its own size and "
+				      "mode 0755; this filesystem's files "
+				      "are fixed", t->fs, name);
+	if (ret)
+		return ret;
 	if (!t->payload_dir ||
 	    fsp_fmt(src, sizeof(src), "%s/%s", t->payload_dir, name) ||
 	    fsp_case_path(t, 1, dst, to, sizeof(to)))
@@ -202,12 +210,27 @@ static int recool(const struct fsp_target *t, struct fsp_probe *p,
 	return fsp_case_recool(t, p, copy, "warmed_cold", "the warmed run");
 }
 
+/*
+ * khugepaged collapsed pages while the warmed copy ran (its counter is
+ * machine-wide): a PMD it then maps may be khugepaged's, as under TCG on
+ * a READ_ONLY_THP_FOR_FS=y kernel, where squashfs text without large
+ * folios came back PMD-mapped with no MADV_COLLAPSE. Not the fault route.
+ */
+static void khugepaged_meanwhile(struct fsp_probe *p, long kh)
+{
+	fsp_ev_int(p, "warmed_khugepaged_pages_collapsed", kh);
+	fsp_ev_str(p, "warmed_note", "khugepaged collapsed pages while the "
+		   "warmed run ran: its PMD is not counted as the fault "
+		   "route's");
+}
+
 void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 		       const char *copy, fsp_payload_argv_fn argv_fn)
 {
 	struct fsp_payload_report rc, rw;
 	char path[4096], why[256];
 	const char *ce;
+	long kh;
 	int ret;
 
 	if (fsp_case_path(t, 0, copy, path, sizeof(path)) || access(path, X_OK)) {
@@ -235,8 +258,10 @@ void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 			      strerror(-ret));
 		return;
 	}
+	kh = fsp_khugepaged_counter("pages_collapsed");
 	if (run_copy(t, p, copy, "warmed", 0, argv_fn, &rw))
 		return;
+	kh = kh < 0 ? 0 : fsp_khugepaged_counter("pages_collapsed") - kh;
 	if (p->result != FSP_PASS)
 		return;
 	/* Which route made it PMD: see fsp_payload_probe() in the header. */
@@ -249,6 +274,8 @@ void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 	if (t->shmem && rc.pmd_mapped_kb > 0 && !strcmp(rc.collapse_errno, "0"))
 		fsp_ev_str(p, "warmed_note", "tmpfs: the warmed run maps the "
 			   "cache the cold run's MADV_COLLAPSE left");
+	else if (rw.pmd_mapped_kb > 0 && kh > 0)
+		khugepaged_meanwhile(p, kh);
 	else if (rw.pmd_mapped_kb > 0)
 		p->routes |= t->shmem ? FSP_ROUTE_SHMEM : FSP_ROUTE_FAULT;
 	if (rc.pmd_mapped_kb > 0 || rw.pmd_mapped_kb > 0)

@@ -77,19 +77,16 @@ static size_t size_of(const struct fsp_target *t, const struct mode *m)
 
 static int prepare(const struct fsp_target *t)
 {
-	char path[4096];
 	size_t i;
 	int ret;
 
 	for (i = 0; i < FSP_ARRAY_SIZE(modes); i++) {
 		if (reuses(t, &modes[i]))
 			continue;
-		ret = fsp_case_path(t, 1, modes[i].file, path, sizeof(path));
-		if (!ret)
-			ret = fsp_file_create_sparse(path,
-						     size_of(t, &modes[i]),
-						     hole_of(t, &modes[i]),
-						     modes[i].seed, 0644);
+		ret = fsp_case_create_sparse(t, modes[i].file,
+					     size_of(t, &modes[i]),
+					     hole_of(t, &modes[i]),
+					     modes[i].seed);
 		if (ret)
 			return ret;
 	}

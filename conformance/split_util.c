@@ -49,7 +49,7 @@ int fsp_split_prepare(const struct fsp_target *t, const char *name,
 	/* Nothing can be cut on a read-only image: don't bloat it. */
 	if (t->readonly)
 		return 0;
-	return fsp_case_create(t, name, FSP_FILE_SIZE, seed, 1);
+	return fsp_case_create_rw(t, name, FSP_FILE_SIZE, seed, 1);
 }
 
 /* Pages of [addr, addr + len) in the cache, by mincore(2) of a mapping. */

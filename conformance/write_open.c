@@ -50,11 +50,14 @@ static int prepare(const struct fsp_target *t)
 	ret = fsp_case_path(t, 1, TEXT_FILE, path, sizeof(path));
 	if (ret)
 		return ret;
-	ret = fsp_case_create(t, TEXT_FILE, FSP_FILE_SIZE, TEXT_SEED, 1);
+	ret = fsp_case_create_rw(t, TEXT_FILE, FSP_FILE_SIZE, TEXT_SEED, 1);
 	if (ret)
 		return ret;
-	/* No sleep binary here is a skip of that part, not a broken run. */
-	if (t->readonly || access(EXEC_SRC, X_OK))
+	/*
+	 * No sleep binary here is a skip of that part, not a broken run;
+	 * so is a filesystem with only fixed files (no new executable).
+	 */
+	if (t->readonly || t->files || access(EXEC_SRC, X_OK))
 		return 0;
 	ret = fsp_case_path(t, 1, BIN_FILE, path, sizeof(path));
 	if (!ret)

@@ -208,6 +208,29 @@ int fsp_file_create_sparse(const char *path, size_t size, size_t data_off,
 	return ret;
 }
 
+int fsp_file_fill(int fd, size_t size, size_t data_off, uint32_t seed)
+{
+	unsigned char *buf;
+	size_t off, n;
+	int ret = 0;
+
+	/* O_DIRECT wants an aligned buffer: our own, not the scratch one. */
+	if (posix_memalign((void **)&buf, 4096, CHUNK))
+		return -ENOMEM;
+	for (off = 0; off < size && !ret; off += n) {
+		n = size - off < CHUNK ? size - off : CHUNK;
+		if (off < data_off && data_off - off < n)
+			n = data_off - off;	/* zeroes end inside: split */
+		if (off < data_off)
+			memset(buf, 0, n);
+		else
+			fsp_pattern_fill(buf, off, n, seed);
+		ret = fsp_pwrite_all(fd, buf, n, (off_t)off);
+	}
+	free(buf);
+	return ret;
+}
+
 int fsp_file_copy(const char *src, const char *dst, int mode)
 {
 	char *buf = fsp_scratch(CHUNK);

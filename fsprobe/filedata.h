@@ -47,6 +47,13 @@ int fsp_zero_check(const void *buf, size_t len, size_t *bad);
 
 /* Create path (O_EXCL) with size bytes of pattern (not fsync'd). */
 int fsp_file_create(const char *path, size_t size, uint32_t seed, int mode);
+/*
+ * Write size bytes into the open fd from offset 0, in order: zeroes up
+ * to data_off, then the pattern of seed. The buffer is page-aligned and
+ * every write a multiple of 4 KiB when size and data_off are, so fd may
+ * be O_DIRECT: the only way into a zonefs sequential zone file.
+ */
+int fsp_file_fill(int fd, size_t size, size_t data_off, uint32_t seed);
 /* The same with bytes [0, data_off) a hole (they read as zeroes). */
 int fsp_file_create_sparse(const char *path, size_t size, size_t data_off,
 			   uint32_t seed, int mode);

@@ -25,7 +25,7 @@
 
 enum key_id {
 	K_FS, K_MKFS, K_MOUNT, K_SIZE, K_REQ, K_DESC, K_LOWER, K_MATRIX,
-	K_ATTRS, K_SERVER, K_FAULT, K_NR
+	K_ATTRS, K_SERVER, K_FAULT, K_DEVICE, K_NR
 };
 
 static const char *const key_names[K_NR] = {
@@ -33,6 +33,13 @@ static const char *const key_names[K_NR] = {
 	[K_SIZE] = "size", [K_REQ] = "requires", [K_DESC] = "description",
 	[K_LOWER] = "lower", [K_MATRIX] = "matrix", [K_SERVER] = "server",
 	[K_ATTRS] = "attributes", [K_FAULT] = "device_fault",
+	[K_DEVICE] = "device",
+};
+
+/* `device` values: one row per kind of block device a run can make. */
+static const char *const device_names[] = {
+	[FSP_DEVICE_LOOP] = "loop",
+	[FSP_DEVICE_NULLB_ZONED] = "null_blk-zoned",
 };
 
 static const char *const fault_names[] = {
@@ -228,6 +235,32 @@ static enum fsp_profile_kind kind_of(const char *fs)
 	return FSP_PROFILE_DEVICE;
 }
 
+static int parse_device(const char *v, enum fsp_device_kind *kind,
+			struct fsp_profile_error *err, int line)
+{
+	size_t i;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(device_names); i++)
+		if (!strcmp(v, device_names[i])) {
+			*kind = i;
+			return 0;
+		}
+	return fsp_profile_err(err, line, "device '%.32s': loop or "
+			       "null_blk-zoned", v);
+}
+
+const char *fsp_device_kind_name(enum fsp_device_kind kind)
+{
+	return (unsigned int)kind < FSP_ARRAY_SIZE(device_names) ?
+	       device_names[kind] : "?";
+}
+
+/* Filesystems whose files exist from mkfs on, one per zone. */
+static int has_fixed_files(const char *fs)
+{
+	return !strcmp(fs, "zonefs");
+}
+
 static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 		   struct fsp_profile_error *err, int line)
 {
@@ -276,6 +309,8 @@ static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 		return parse_attrs(p, v, err, line);
 	case K_FAULT:
 		return parse_fault(v, &p->device_fault, err, line);
+	case K_DEVICE:
+		return parse_device(v, &p->device, err, line);
 	case K_DESC:
 		if (strlen(v) >= sizeof(p->description))
 			return fsp_profile_err(err, line, "description too long");
@@ -343,6 +378,16 @@ static int check_kind(struct fsp_profile *p, struct fsp_profile_error *err)
 			return fsp_profile_err(err, 0, "lower '%s' has no "
 					       "mkfs", p->lower);
 	}
+	if (p->device != FSP_DEVICE_LOOP &&
+	    (p->kind != FSP_PROFILE_DEVICE || !p->nr_mkfs))
+		return fsp_profile_err(err, 0, "device '%s' is for a block "
+				       "filesystem made by mkfs",
+				       fsp_device_kind_name(p->device));
+	if (p->device_fault && p->device != FSP_DEVICE_LOOP)
+		return fsp_profile_err(err, 0, "device_fault stacks device-"
+				       "mapper on a loop device: not with "
+				       "device = %s",
+				       fsp_device_kind_name(p->device));
 	if (p->device_fault && p->kind != FSP_PROFILE_DEVICE)
 		return fsp_profile_err(err, 0, "device_fault needs a filesystem "
 				       "made on a device by mkfs, not %s",
@@ -418,6 +463,7 @@ int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 		goto fail;
 	}
 	p->kind = kind_of(p->fs);
+	p->fixed_files = has_fixed_files(p->fs);
 	ret = check_kind(p, err);
 	if (ret)
 		goto fail;

@@ -39,6 +39,17 @@ enum fsp_device_fault {
 	FSP_FAULT_ALL,		/* from the cold mount on, all I/O fails */
 };
 
+/*
+ * The block device a DEVICE profile's filesystem is made on (`device`):
+ * a loop device over a sparse image (the default), or a zoned null_blk
+ * device made through configfs (fsprobe/nullb.h). Each kind is created,
+ * journalled and removed by the run itself.
+ */
+enum fsp_device_kind {
+	FSP_DEVICE_LOOP,
+	FSP_DEVICE_NULLB_ZONED,
+};
+
 struct fsp_profile {
 	char name[64];			/* file name without ".conf" */
 	char path[PATH_MAX];
@@ -68,6 +79,12 @@ struct fsp_profile {
 	 */
 	int staged;
 	enum fsp_device_fault device_fault;
+	enum fsp_device_kind device;	/* device = ...: loop by default */
+	/*
+	 * The filesystem has a fixed set of files that cases cannot create
+	 * or resize (zonefs: one file per zone); decided from `fs`.
+	 */
+	int fixed_files;
 };
 
 struct fsp_profile_error {
@@ -106,6 +123,8 @@ int fsp_profile_load_dir(const char *dir, struct fsp_profile **out, int *nr,
 void fsp_profile_free_all(struct fsp_profile *p, int nr);
 /* "read", "write", "all" ("none"): the device_fault value. */
 const char *fsp_device_fault_name(enum fsp_device_fault f);
+/* "loop", "null_blk-zoned": the `device` value of a kind. */
+const char *fsp_device_kind_name(enum fsp_device_kind kind);
 /* "device", "memory", "image", "overlay", "fuse" (tests, messages). */
 const char *fsp_profile_kind_name(enum fsp_profile_kind kind);
 

@@ -28,6 +28,7 @@
 #include "knob.h"
 #include "loop.h"
 #include "mnt.h"
+#include "nullb.h"
 #include "task.h"
 #include "trace.h"
 #include "unwind.h"
@@ -183,6 +184,37 @@ static void unwind_dm(const char *rundir, const char *name,
 }
 
 /*
+ * A null_blk device of this run (its name carries the run's id): the
+ * configfs the run mounted went with its mount namespace, so configfs
+ * is mounted again for the removal, inside the run directory (unwinding
+ * runs in a private mount namespace, docs/safety.md), and unmounted.
+ * No configfs in this kernel: no null_blk device can exist either.
+ */
+static void unwind_nullb(const char *rundir, const char *name,
+			 struct fsp_unwind_stats *st)
+{
+	const char *run_id = strrchr(rundir, '/');
+	char cfs[PATH_MAX];
+	int ret;
+
+	run_id = run_id ? run_id + 1 : rundir;
+	if (!fsp_nullb_name_ours(name, run_id)) {
+		st->refused++;
+		return;
+	}
+	if (fsp_fmt(cfs, sizeof(cfs), "%s/.configfs-unwind", rundir) ||
+	    (mkdir(cfs, 0700) && errno != EEXIST))
+		return;
+	if (!mount("configfs", cfs, "configfs", 0, NULL)) {
+		ret = fsp_nullb_remove_name(cfs, name, run_id);
+		if (!ret)
+			st->nullbs++;
+		umount2(cfs, MNT_DETACH);
+	}
+	rmdir(cfs);
+}
+
+/*
  * Undo one entry. Journals are re-read after a crash, so they are input
  * like any other: a path outside the run's own directory, a loop device
  * bound to a file that is not its image, or a tracefs instance not named
@@ -213,6 +245,8 @@ static void unwind_entry(struct replay *r, const struct entry *e,
 		unwind_server(r, a, b, st);
 	} else if (!strcmp(kind, "dm")) {
 		unwind_dm(rundir, a, st);
+	} else if (!strcmp(kind, "nullb")) {
+		unwind_nullb(rundir, a, st);
 	} else if (!strcmp(kind, "knob-restored")) {
 		if (r->nr_restored < (int)FSP_ARRAY_SIZE(r->restored))
 			r->restored[r->nr_restored++] = a;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * unwind.h - undo what a journal (journal.h) lists, newest first: mounts,
- * FUSE servers, device-mapper and loop devices, knobs, tracefs instances,
- * files. The one fsprobe/ module that knows every kind of resource;
- * journal, loop and knob know nothing of it.
+ * FUSE servers, device-mapper, loop and null_blk devices, knobs, tracefs
+ * instances, files. The one fsprobe/ module that knows every kind of
+ * resource; journal, loop and knob know nothing of it.
  */
 #ifndef FSP_UNWIND_H
 #define FSP_UNWIND_H
@@ -19,6 +19,7 @@ struct fsp_unwind_stats {
 	int knobs;		/* knobs restored */
 	int instances;		/* tracefs instances removed */
 	int servers;		/* FUSE servers of ours killed */
+	int nullbs;		/* null_blk devices removed */
 	int files;		/* images and directories removed */
 	int refused;		/* entries not ours on inspection, left alone */
 	int stuck;		/* dead runs left: a task of theirs is stuck */

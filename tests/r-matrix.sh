@@ -42,7 +42,10 @@ mkdir -p "$TMPD/nonet" "$TMPD/cache"
 printf '#!/bin/sh\necho "E: Could not resolve deb.debian.org" >&2\nexit 100\n' \
 	> "$TMPD/nonet/apt-get"
 chmod +x "$TMPD/nonet/apt-get"
-PATH="$TMPD/nonet:$PATH" FSPROBE_CACHE_DIR="$TMPD/cache" "$FSPROBE" matrix \
+# The series and the host only: a READ_ONLY_THP_FOR_FS=y kernel built on
+# this machine would join the set as ro-thp.
+PATH="$TMPD/nonet:$PATH" FSPROBE_CACHE_DIR="$TMPD/cache" \
+	FSPROBE_RO_THP_KERNEL="$TMPD/no-such-bzImage" "$FSPROBE" matrix \
 	--debian -p xfs-default -P read-order -f json -o "$TMPD/d.json" \
 	2> "$TMPD/err"
 rc=$?; [ $rc -eq 1 ] && grep -q "apt cannot reach the mirror" "$TMPD/err"

@@ -95,6 +95,21 @@ static const struct bad bad[] = {
 	  "device_fault = read\n", 0, "not image" },
 	{ "fs = overlay\nlower = xfs\ndevice_fault = write\n", 0,
 	  "not overlay" },
+	{ "fs = zonefs\nmkfs = mkzonefs\ndevice = null_blk-zoned\n"
+	  "device_fault = all\n", 0, "not with device = null_blk-zoned" },
+	/* device = KIND: a known kind, only for a block fs made by mkfs. */
+	{ "fs = zonefs\nmkfs = mkzonefs\ndevice = nvme\n", 3,
+	  "device 'nvme': loop or null_blk-zoned" },
+	{ "fs = zonefs\nmkfs = mkzonefs\ndevice = null_blk-zoned\n"
+	  "device = loop\n", 4, "duplicate key 'device'" },
+	{ "fs = tmpfs\ndevice = null_blk-zoned\n", 0,
+	  "for a block filesystem made by mkfs" },
+	{ "fs = zonefs\ndevice = null_blk-zoned\n", 0,
+	  "for a block filesystem made by mkfs" },
+	{ "fs = squashfs\nmkfs = mksquashfs {src} {image}\n"
+	  "device = null_blk-zoned\n", 0, "for a block filesystem" },
+	{ "fs = zonefs\nmkfs = mkzonefs\ndevice = \"null_blk-zoned\"\n", 3,
+	  "device '\"null_blk-zoned\"'" },
 	/* And a leak: words before a bad one were not freed (LSan). */
 	{ "fs = ext4\nmkfs = mkfs.ext4 -F \"-q\n", 2, "unterminated quote" },
 };
@@ -336,6 +351,7 @@ static const struct {
 	/* Issue 18: devices that fail (device_fault). */
 	{ "ext4-dm-error", DEV }, { "ext4-dm-flakey-read", DEV },
 	{ "ext4-dm-flakey-write", DEV },
+	{ "zonefs", DEV },
 };
 
 static void test_kinds(const struct fsp_profile *all, int nr)
@@ -360,6 +376,37 @@ static void test_kinds(const struct fsp_profile *all, int nr)
 	}
 	TAP_EQ_LONG(known, (long)(sizeof(shipped) / sizeof(shipped[0])),
 		    "every profile of the table is shipped");
+}
+
+/* The device key: its default, its values, fixed files from fs. */
+static void test_device(void)
+{
+	static const char zoned[] = "fs = zonefs\n"
+		"mkfs = mkzonefs -f\n"
+		"device =   null_blk-zoned  \n";
+	static const char plain[] = "fs = xfs\nmkfs = mkfs.xfs\n";
+	static const char loop[] = "fs = xfs\nmkfs = mkfs.xfs\ndevice = loop\n";
+	struct fsp_profile_error err;
+	struct fsp_profile p;
+	int ret;
+
+	ret = fsp_profile_parse_text("z", zoned, strlen(zoned), &p, &err);
+	tap_ok(!ret && p.device == FSP_DEVICE_NULLB_ZONED &&
+	       p.kind == FSP_PROFILE_DEVICE && p.fixed_files,
+	       "device = null_blk-zoned: a zoned null_blk, fixed files "
+	       "(ret %d: %s)", ret, err.msg);
+	fsp_profile_free(&p);
+	ret = fsp_profile_parse_text("x", plain, strlen(plain), &p, &err);
+	tap_ok(!ret && p.device == FSP_DEVICE_LOOP && !p.fixed_files,
+	       "no device key: a loop device, files made freely");
+	fsp_profile_free(&p);
+	ret = fsp_profile_parse_text("l", loop, strlen(loop), &p, &err);
+	tap_ok(!ret && p.device == FSP_DEVICE_LOOP, "device = loop");
+	fsp_profile_free(&p);
+	tap_ok(!strcmp(fsp_device_kind_name(FSP_DEVICE_NULLB_ZONED),
+		       "null_blk-zoned") &&
+	       !strcmp(fsp_device_kind_name(FSP_DEVICE_LOOP), "loop"),
+	       "device kind names are the key's values");
 }
 
 /* Kinds the shipped profiles do not cover, from the parser itself. */
@@ -527,6 +574,7 @@ int main(void)
 	test_binary_and_long();
 	test_device_fault(dir);
 	test_kind_texts();
+	test_device();
 	test_shipped(dir);
 	test_file_errors(data);
 	test_fstests(data);

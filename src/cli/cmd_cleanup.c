@@ -27,12 +27,12 @@ int fsp_cmd_cleanup(struct fsp_cli *cli)
 		return FSP_EXIT_USAGE;
 	}
 	printf("cleanup: %d stale run(s) unwound, %d live left alone; "
-	       "%d loop device(s) detached, %d dm device(s), %d mount(s), "
-	       "%d knob(s) restored, %d tracefs instance(s), %d FUSE "
-	       "server(s) killed, %d file(s)/dir(s) removed, %d entr%s not "
-	       "ours left alone\n", st.runs, st.live, st.loops, st.dms,
-	       st.mounts, st.knobs, st.instances, st.servers, st.files,
-	       st.refused,
+	       "%d loop device(s) detached, %d dm device(s), %d null_blk "
+	       "device(s), %d mount(s), %d knob(s) restored, %d tracefs "
+	       "instance(s), %d FUSE server(s) killed, %d file(s)/dir(s) "
+	       "removed, %d entr%s not ours left alone\n", st.runs, st.live,
+	       st.loops, st.dms, st.nullbs, st.mounts, st.knobs, st.instances,
+	       st.servers, st.files, st.refused,
 	       st.refused == 1 ? "y" : "ies");
 	if (st.stuck) {
 		fsp_warn("cleanup: could not release %d run(s): %s%s",

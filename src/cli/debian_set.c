@@ -20,8 +20,13 @@
 #include "util.h"
 #include "vm.h"
 
-/* contrib/kernel-with-ro-thp.sh's default OUTDIR/bzImage. */
-#define RO_THP_KERNEL "/var/tmp/fsprobe-kernel/bzImage"
+/* The READ_ONLY_THP_FOR_FS=y kernel, FSPROBE_RO_THP_KERNEL or the default. */
+static const char *ro_thp_kernel(void)
+{
+	const char *env = getenv("FSPROBE_RO_THP_KERNEL");
+
+	return env && *env ? env : FSP_RO_THP_KERNEL;
+}
 
 static const char *const series[] = { "6.1", "6.12", "6.17", "7.2", "7.3-rc" };
 static const char *const suite[] = { "bookworm", "bookworm-security",
@@ -63,7 +68,8 @@ int fsp_debian_set(const struct fsp_cli *cli, struct fsp_kset *set)
 	}
 	if (!add(set, "host", "host"))
 		return -1;
-	if (!access(RO_THP_KERNEL, R_OK) && !add(set, "ro-thp", RO_THP_KERNEL))
+	if (!access(ro_thp_kernel(), R_OK) &&
+	    !add(set, "ro-thp", ro_thp_kernel()))
 		return -1;
 	for (k = 0; k < cli->nr_kernels; k++)
 		if (!add(set, "-k", cli->kernels[k]))
@@ -88,7 +94,7 @@ void fsp_debian_set_print(const struct fsp_kset *set, FILE *out)
 			fprintf(out, " (%s)", u.release);
 		fprintf(out, "\n");
 	}
-	if (access(RO_THP_KERNEL, R_OK))
+	if (access(ro_thp_kernel(), R_OK))
 		fprintf(out, "(ro-thp: %s not built; contrib/kernel-with-ro-thp.sh "
-			"builds it)\n", RO_THP_KERNEL);
+			"builds it)\n", ro_thp_kernel());
 }

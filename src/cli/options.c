@@ -286,6 +286,12 @@ static const struct fsp_envvar envvars[] = {
 	  "(default /var/cache/fsprobe for root, else $XDG_CACHE_HOME/fsprobe "
 	  "or\n"
 	  "~/.cache/fsprobe); entries unused for 30 days are removed.\n" },
+	{ "FSPROBE_RO_THP_KERNEL", "--debian: the READ_ONLY_THP_FOR_FS=y "
+	  "kernel (default\n" FSP_RO_THP_KERNEL ")",
+	  "\\fB\\-\\-debian\\fR: the READ_ONLY_THP_FOR_FS=y kernel "
+	  "contrib/kernel-with-ro-thp.sh\nbuilds (default "
+	  FSP_RO_THP_KERNEL "); the set has it as \\fBro-thp\\fR when it\n"
+	  "exists.\n" },
 	{ "FSPROBE_QEMU", "vm: the qemu binary (default " FSP_VM_QEMU ")",
 	  "\\fBvm\\fR: the qemu binary (default " FSP_VM_QEMU ").\n" },
 	{ "FSPROBE_VM_ACCEL", "vm: qemu's -accel (default " FSP_VM_ACCEL ")",

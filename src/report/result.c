@@ -82,6 +82,8 @@ void fsp_res_profile_clear(struct fsp_res_profile *p)
 		free(p->attributes[i]);
 	free(p->attributes);
 	json_object_put(p->attribute_evidence);
+	json_object_put(p->null_blk);
+	json_object_put(p->fixed_files);
 	free(p->loop.device);
 	free(p->loop.slot_device_refused);
 	for (i = 0; i < p->server.nr_argv; i++)
@@ -383,6 +385,12 @@ struct json_object *fsp_res_profile_json(const struct fsp_res_profile *p)
 		add(o, "kernel_log", jstr(p->kernel_log));
 	if (p->watchdog)
 		add(o, "watchdog", json_object_get(p->watchdog));
+	if (p->mkfs_builtin)
+		add(o, "mkfs_builtin", json_object_new_boolean(1));
+	if (p->null_blk)
+		add(o, "null_blk", json_object_get(p->null_blk));
+	if (p->fixed_files)
+		add(o, "fixed_files", json_object_get(p->fixed_files));
 	if (p->loop.device) {
 		a = json_object_new_object();
 		add(a, "device", jstr(p->loop.device));

@@ -65,6 +65,11 @@ struct fsp_res_profile {
 	char **attributes;		/* the profile's; none: absent */
 	int nr_attributes;
 	struct json_object *attribute_evidence;	/* NULL: absent */
+	/* device = null_blk-zoned: the device made and its removal */
+	struct json_object *null_blk;	/* NULL: absent */
+	/* fixed-file fs: case file name -> the file it was bound to */
+	struct json_object *fixed_files;	/* NULL: absent */
+	int mkfs_builtin;		/* fsprobe's own formatter ran */
 	struct {
 		char *device;		/* NULL: no "loop" member */
 		int slot_device;

@@ -339,6 +339,13 @@ static int decode_rest(struct dec *d, struct json_object *o,
 	if (!ret)
 		ret = get_object(d, o, "watchdog", &p->watchdog);
 	if (!ret)
+		ret = get_object(d, o, "null_blk", &p->null_blk);
+	if (!ret)
+		ret = get_object(d, o, "fixed_files", &p->fixed_files);
+	if (!ret)
+		ret = get_bool(d, o, "mkfs_builtin", &p->mkfs_builtin);
+	p->mkfs_builtin = p->mkfs_builtin > 0;
+	if (!ret)
 		ret = decode_loop(d, o, p);
 	if (!ret)
 		ret = decode_server(d, o, p);

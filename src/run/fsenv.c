@@ -21,22 +21,66 @@
 #include "sparse.h"
 #include "util.h"
 #include "watchdog.h"
+#include "zonefs.h"
 
 #define MKFS_TIMEOUT_S 300
 #define SERVER_MOUNT_MS (60 * 1000)	/* the server's mount to appear */
 #define SERVER_EXIT_MS (60 * 1000)	/* its exit after the umount */
 
 /* The device the filesystem is on: our dm device over the loop, or it. */
-static const char *fs_dev(const struct fsp_fsenv *e)
+/*
+ * The zoned null_blk device of `device = null_blk-zoned`: 32 MiB zones
+ * (a conventional zone file then holds read-order's 32 MiB read file),
+ * the first 4 conventional (zone 0 holds a zonefs superblock, the other
+ * three are cnv/0..2), the rest sequential; backed by memory the device
+ * takes only for what is written.
+ */
+#define NULLB_ZONE_MB 32
+#define NULLB_NR_CONV 4
+#define NULLB_MIN_ZONES 16
+
+const char *fsp_fsenv_device(const struct fsp_fsenv *e)
 {
-	return e->dm.created ? e->dm.dev : e->loop.dev;
+	if (e->dm.created)
+		return e->dm.dev;
+	if (e->loop.fd >= 0)
+		return e->loop.dev;
+	return e->nullb.created ? e->nullb.dev : NULL;
+}
+
+/*
+ * Formatters fsprobe carries for tools a distribution lacks (zonefs-
+ * tools is not in Debian bookworm): used only when the profile's tool
+ * is not installed, with the options the tool's defaults mean.
+ */
+static const struct {
+	const char *tool;
+	const char *opts[2];	/* the options it accepts (and ignores) */
+	int (*format)(const char *dev);
+} builtins[] = {
+	{ "mkzonefs", { "-f", NULL }, fsp_zonefs_format },
+};
+
+static int builtin_of(const char *tool)
+{
+	size_t i;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(builtins); i++)
+		if (!strcmp(tool, builtins[i].tool))
+			return i;
+	return -1;
+}
+
+int fsp_fsenv_mkfs_builtin(const char *tool)
+{
+	return builtin_of(tool) >= 0;
 }
 
 /* Build the mkfs argv: {dev}, {image}, {src} are replaced; else append. */
 static int mkfs_argv(const struct fsp_fsenv *e, char **argv, int max)
 {
 	const struct fsp_profile *p = e->prof;
-	const char *target = e->loop.fd >= 0 ? fs_dev(e) : e->image;
+	const char *target = fsp_fsenv_device(e) ?: e->image;
 	int i, n = 0, placed = 0;
 
 	for (i = 0; i < p->nr_mkfs && n < max - 2; i++) {
@@ -60,13 +104,44 @@ static int mkfs_argv(const struct fsp_fsenv *e, char **argv, int max)
 	return n;
 }
 
+/* argv[0] missing, fsprobe's own formatter does what argv asks. */
+static int run_builtin(struct fsp_fsenv *e, char **argv, int b)
+{
+	long long t0 = fsp_now_ms();
+	int i, k, ret;
+
+	for (i = 1; argv[i + 1]; i++) {
+		for (k = 0; builtins[b].opts[k]; k++)
+			if (!strcmp(argv[i], builtins[b].opts[k]))
+				break;
+		if (!builtins[b].opts[k]) {
+			snprintf(e->err, sizeof(e->err), "%s is not installed "
+				 "and fsprobe's own %s does not take '%s'",
+				 argv[0], argv[0], argv[i]);
+			return -EINVAL;
+		}
+	}
+	fsp_wd_begin(e->wd, "mkfs");
+	ret = builtins[b].format(argv[i]);
+	fsp_wd_end(e->wd);
+	e->t_mkfs += fsp_now_ms() - t0;
+	e->mkfs_builtin = 1;
+	if (ret)
+		snprintf(e->err, sizeof(e->err), "%s (fsprobe's own) on %s: %s",
+			 argv[0], argv[i], strerror(-ret));
+	return ret;
+}
+
 static int run_mkfs(struct fsp_fsenv *e)
 {
 	struct fsp_proc res;
-	char *argv[FSP_PROFILE_MAX_ARGS + 4];
-	int ret;
+	char *argv[FSP_PROFILE_MAX_ARGS + 4], path[4096];
+	int ret, b;
 
 	mkfs_argv(e, argv, FSP_ARRAY_SIZE(argv));
+	b = builtin_of(argv[0]);
+	if (b >= 0 && fsp_proc_find(argv[0], path, sizeof(path)))
+		return run_builtin(e, argv, b);
 	fsp_wd_begin(e->wd, "mkfs");
 	ret = fsp_proc_run(argv, -1, FSP_PROC_TAIL, MKFS_TIMEOUT_S, &res);
 	fsp_wd_end(e->wd);
@@ -92,7 +167,7 @@ static int mount_one(struct fsp_fsenv *e, const char *src,
 	int ret;
 
 	ret = fsp_journal_add(e->j, "mount", target,
-			      e->loop.fd >= 0 && src == fs_dev(e) ?
+			      e->loop.fd >= 0 && src == fsp_fsenv_device(e) ?
 			      src : NULL);
 	if (ret)
 		return ret;
@@ -208,7 +283,7 @@ static int server_mount(struct fsp_fsenv *e)
 static int do_mount(struct fsp_fsenv *e)
 {
 	const struct fsp_profile *p = e->prof;
-	const char *src = e->loop.fd >= 0 ? fs_dev(e) : p->fs;
+	const char *src = fsp_fsenv_device(e) ?: p->fs;
 	char opts[8192 + 256];
 	int ret;
 
@@ -274,7 +349,7 @@ static int do_umount(struct fsp_fsenv *e)
 static int overlay_dirs(struct fsp_fsenv *e)
 {
 	static const char *const sub[] = { "lower", "upper", "work" };
-	const char *src = e->loop.fd >= 0 ? fs_dev(e) : e->prof->lower;
+	const char *src = fsp_fsenv_device(e) ?: e->prof->lower;
 	char path[4200];
 	size_t i;
 	int ret;
@@ -547,6 +622,96 @@ static int fuse_setup(struct fsp_fsenv *e, unsigned long size_mb)
 	return ret ? ret : server_mount(e);
 }
 
+/* The slot's loop device, else one of our own. */
+static int loop_device(struct fsp_fsenv *e, unsigned long size_mb)
+{
+	int ret = 0;
+
+	if (borrow_slot_device(e, size_mb))
+		ret = own_device(e, size_mb);
+	/* From our own device: btrfs and overlay have anonymous st_dev. */
+	if (!ret)
+		fsp_loop_queue_path(&e->loop, "read_ahead_kb", e->read_ahead,
+				    sizeof(e->read_ahead));
+	return ret;
+}
+
+static int loop_after_mkfs(struct fsp_fsenv *e)
+{
+	int ret;
+
+	give_back_zeroes(e);
+	ret = fsp_loop_verify(&e->loop);
+	if (ret)
+		snprintf(e->err, sizeof(e->err), "%s is no longer backed by "
+			 "our image: refusing to use it", e->loop.dev);
+	return ret;
+}
+
+/*
+ * configfs for null_blk, mounted by us inside the profile's directory
+ * (journalled like any mount of ours), in the worker's private mount
+ * namespace: the system's own configfs mount is never touched.
+ */
+static int configfs_mount(struct fsp_fsenv *e)
+{
+	int ret = fsp_fmt(e->cfs, sizeof(e->cfs), "%s/configfs", e->dir);
+
+	if (!ret)
+		ret = fsp_journal_add(e->j, "dir", e->cfs, NULL);
+	if (!ret && mkdir(e->cfs, 0700))
+		ret = -errno;
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "creating %s: %s", e->cfs,
+			 strerror(-ret));
+		return ret;
+	}
+	ret = mount_one(e, "configfs", e->cfs, "configfs", "");
+	e->cfs_mounted = !ret;
+	return ret;
+}
+
+/* A zoned null_blk device of this run, named after it (nullb.h). */
+static int nullb_device(struct fsp_fsenv *e, unsigned long size_mb)
+{
+	struct fsp_nullb_conf *c = &e->nullb_conf;
+	char name[FSP_NULLB_NAME_MAX];
+	int ret = configfs_mount(e);
+
+	if (ret)
+		return ret;
+	c->zone_size_mb = NULLB_ZONE_MB;
+	c->nr_conv = NULLB_NR_CONV;
+	c->blocksize = 4096;
+	c->size_mb = size_mb / NULLB_ZONE_MB * NULLB_ZONE_MB;
+	if (c->size_mb < NULLB_ZONE_MB * NULLB_MIN_ZONES)
+		c->size_mb = NULLB_ZONE_MB * NULLB_MIN_ZONES;
+	ret = fsp_nullb_name(name, sizeof(name), e->j->id, e->idx);
+	if (!ret)
+		ret = fsp_nullb_create(&e->nullb, e->cfs, name, c, e->j);
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "creating the zoned null_blk "
+			 "device %s: %s", name, strerror(-ret));
+		return ret;
+	}
+	return fsp_fmt(e->read_ahead, sizeof(e->read_ahead),
+		       "/sys/block/%s/queue/read_ahead_kb", name);
+}
+
+/* Remove our null_blk device, check that it is gone, drop configfs. */
+static void nullb_teardown(struct fsp_fsenv *e)
+{
+	long long t0 = fsp_now_ms();
+
+	if (e->nullb.created) {
+		fsp_nullb_remove(&e->nullb);
+		e->nullb_left = fsp_nullb_exists(e->cfs, e->nullb.name);
+	}
+	if (e->cfs_mounted && !fsp_mnt_umount(e->cfs))
+		e->cfs_mounted = 0;
+	e->t_detach += fsp_now_ms() - t0;
+}
+
 /* Create the filesystem; on return it is mounted (or e->err says why). */
 int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 {
@@ -573,34 +738,27 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 		e->readonly = 1;
 	}
 	t0 = fsp_now_ms();
-	if (borrow_slot_device(e, size_mb)) {
-		ret = own_device(e, size_mb);
-		if (ret)
-			return ret;
-	}
-	ret = stack_dm(e);
+	ret = p->device == FSP_DEVICE_NULLB_ZONED ? nullb_device(e, size_mb) :
+	      loop_device(e, size_mb);
+	if (!ret && e->loop.fd >= 0)
+		ret = stack_dm(e);
 	if (ret)
 		return ret;
 	e->t_attach = fsp_now_ms() - t0;
-	/* From our own device: btrfs and overlay have anonymous st_dev. */
-	fsp_loop_queue_path(&e->loop, "read_ahead_kb", e->read_ahead,
-			    sizeof(e->read_ahead));
 	if (!e->readonly) {
 		ret = run_mkfs(e);
 		if (ret)
 			return ret;
 	}
-	give_back_zeroes(e);
-	ret = fsp_loop_verify(&e->loop);
-	if (ret) {
-		snprintf(e->err, sizeof(e->err), "%s is no longer backed by "
-			 "our image: refusing to use it", e->loop.dev);
-		return ret;
+	if (e->loop.fd >= 0) {
+		ret = loop_after_mkfs(e);
+		if (ret)
+			return ret;
 	}
-	ret = fsp_blkid_type(fs_dev(e), type, sizeof(type));
+	ret = fsp_blkid_type(fsp_fsenv_device(e), type, sizeof(type));
 	if (ret) {
 		snprintf(e->err, sizeof(e->err), "no filesystem found on %s "
-			 "after mkfs (libblkid: %s)", fs_dev(e),
+			 "after mkfs (libblkid: %s)", fsp_fsenv_device(e),
 			 strerror(-ret));
 		return ret;
 	}
@@ -625,6 +783,10 @@ void fsp_fsenv_teardown(struct fsp_fsenv *e)
 	if (e->server_log >= 0)
 		close(e->server_log);
 	e->server_log = -1;
+	if (e->nullb.name[0] || e->cfs_mounted) {
+		nullb_teardown(e);
+		return;
+	}
 	if (e->reused)
 		return;	/* the slot's device: its holder detaches it */
 	t0 = fsp_now_ms();

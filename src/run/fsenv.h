@@ -15,6 +15,7 @@
 #include "journal.h"
 #include "knob.h"
 #include "loop.h"
+#include "nullb.h"
 #include "profile.h"
 
 struct fsp_fsenv {
@@ -26,7 +27,14 @@ struct fsp_fsenv {
 	char stage[4096];
 	char lower[4096];	/* overlay: where the lower fs is mounted */
 	char read_ahead[128];	/* our loop device's queue/read_ahead_kb */
+	int idx;		/* the profile's number in the run */
 	struct fsp_loop loop;
+	struct fsp_nullb nullb;	/* device = null_blk-zoned */
+	struct fsp_nullb_conf nullb_conf;
+	char cfs[4096];		/* our configfs mount, for nullb */
+	int cfs_mounted;
+	int nullb_left;		/* after teardown: 1 if it still exists */
+	int mkfs_builtin;	/* formatted by fsprobe, not the tool */
 	const struct fsp_loop *lent;	/* the worker slot's device, or NULL */
 	int reused;		/* loop is the slot's: not ours to detach */
 	int lent_err;		/* why the slot's device could not be used */
@@ -49,6 +57,10 @@ struct fsp_fsenv {
 
 /* Create the filesystem; on return it is mounted (or e->err says why). */
 int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb);
+/* The block device the filesystem is on, or NULL (memory, image). */
+const char *fsp_fsenv_device(const struct fsp_fsenv *e);
+/* The profile's mkfs tool is missing but fsprobe can do its work. */
+int fsp_fsenv_mkfs_builtin(const char *tool);
 /* Evict our files: umount/mount of our own filesystem (t->priv is e). */
 int fsp_fsenv_recycle(const struct fsp_target *t);
 /*

@@ -18,6 +18,7 @@
 
 #include "dm.h"
 #include "filedata.h"
+#include "fixedfiles.h"
 #include "fsenv.h"
 #include "kmsg.h"
 #include "loop.h"
@@ -102,7 +103,8 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 			 "kernel", prof->lower);
 		return buf;
 	}
-	if (prof->nr_mkfs && fsp_proc_find(prof->mkfs[0], path, sizeof(path))) {
+	if (prof->nr_mkfs && fsp_proc_find(prof->mkfs[0], path, sizeof(path)) &&
+	    !fsp_fsenv_mkfs_builtin(prof->mkfs[0])) {
 		snprintf(buf, len, "%s not found: install its package "
 			 "(./bootstrap-deps)", prof->mkfs[0]);
 		return buf;
@@ -186,8 +188,28 @@ static long long dir_kb(const char *dir)
 	return kb;
 }
 
+/*
+ * Why a case is not run: its files could not be placed on a fixed-file
+ * filesystem (case.h, struct fsp_files). "" for a case that runs.
+ */
+struct case_skips {
+	char why[64][256];
+};
+
+/* A case whose files t->files cannot place: a skip, not an error. */
+static int placed_or_skip(const struct fsp_target *t, int ret,
+			  struct case_skips *sk, int i)
+{
+	if (!ret || !t->files || !t->files->why[0] || !sk)
+		return ret;
+	snprintf(sk->why[i], sizeof(sk->why[i]), "%s", t->files->why);
+	t->files->why[0] = '\0';
+	return 0;
+}
+
 static int prepare_cases(const struct fsp_run_opts *o,
-			 const struct fsp_target *t, char *err, size_t len)
+			 const struct fsp_target *t, char *err, size_t len,
+			 struct case_skips *sk)
 {
 	int i, ret;
 
@@ -195,7 +217,7 @@ static int prepare_cases(const struct fsp_run_opts *o,
 		if (!o->cases[i]->prepare)
 			continue;
 		fsp_wd_begin(o->wd, "prepare %s", o->cases[i]->name);
-		ret = o->cases[i]->prepare(t);
+		ret = placed_or_skip(t, o->cases[i]->prepare(t), sk, i);
 		fsp_wd_end(o->wd);
 		if (ret) {
 			snprintf(err, len, "%s: preparing files: %s (%s)",
@@ -287,13 +309,14 @@ static int evict_dir(const struct fsp_target *t)
 /* One cold cycle for every case's on-disk checks. */
 static void run_cold_checks(const struct fsp_run_opts *o,
 			    const struct fsp_target *t,
-			    struct fsp_probe *probes)
+			    struct fsp_probe *probes,
+			    const struct case_skips *sk)
 {
 	long long s = fsp_now_ms();
 	int i, ret = t->recycle(t);
 
 	for (i = 0; i < o->nr_cases; i++) {
-		if (!o->cases[i]->run_cold)
+		if (!o->cases[i]->run_cold || (sk && sk->why[i][0]))
 			continue;
 		if (ret) {
 			fsp_probe_set(&probes[i], FSP_ERROR, "making the cache "
@@ -341,7 +364,7 @@ static long long run_cases(const struct fsp_run_opts *o,
 			   struct fsp_slot_lease *l,
 			   const struct fsp_target *t,
 			   struct fsp_res_profile *out, int idx,
-			   const char *name)
+			   const char *name, const struct case_skips *sk)
 {
 	struct fsp_probe probes[64];
 	struct fsp_verdict v;
@@ -355,6 +378,10 @@ static long long run_cases(const struct fsp_run_opts *o,
 		long long s = fsp_now_ms();
 
 		fsp_probe_init(&probes[i], o->cases[i]);
+		if (sk && sk->why[i][0]) {
+			fsp_probe_set(&probes[i], FSP_SKIP, "%s", sk->why[i]);
+			continue;
+		}
 		progress(o, idx, name, o->cases[i]->name);
 		fsp_wd_begin(o->wd, "probe %s", o->cases[i]->name);
 		o->cases[i]->run(t, &probes[i]);
@@ -370,7 +397,7 @@ static long long run_cases(const struct fsp_run_opts *o,
 			fsp_slot_lease_release(l, 1);
 	}
 	if (need_cold && t->recycle && !t->shmem)
-		run_cold_checks(o, t, probes);
+		run_cold_checks(o, t, probes, sk);
 	fsp_slot_lease_release(l, fsp_slot_lease_last(l));
 	fsp_verdict_derive(probes, o->nr_cases, t->shmem, t->si->pmd_order,
 			   &v);
@@ -453,6 +480,27 @@ static void server_result(struct fsp_res_profile *out,
 				  FSP_RES_NULL : e->fuse.status;
 }
 
+/* The zoned null_blk device a profile made, and whether it is gone. */
+static struct json_object *nullb_json(const struct fsp_fsenv *e)
+{
+	const struct fsp_nullb_conf *c = &e->nullb_conf;
+	struct json_object *o;
+
+	if (!e->nullb.name[0])
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "device", json_object_new_string(
+			       e->nullb.dev[0] ? e->nullb.dev : e->nullb.name));
+	json_object_object_add(o, "size_mb", json_object_new_int64(c->size_mb));
+	json_object_object_add(o, "zone_size_mb",
+			       json_object_new_int64(c->zone_size_mb));
+	json_object_object_add(o, "conventional_zones",
+			       json_object_new_int(c->nr_conv));
+	json_object_object_add(o, "removed", json_object_new_boolean(
+			       !e->nullb.created && !e->nullb_left));
+	return o;
+}
+
 /* timing_ms, loop and server: what the profile's environment cost. */
 static void add_timing(struct fsp_res_profile *out, const struct fsp_fsenv *e,
 		       long long t_probes, long long t_prepare,
@@ -470,6 +518,8 @@ static void add_timing(struct fsp_res_profile *out, const struct fsp_fsenv *e,
 	}
 	if (e->server_starts)
 		server_result(out, e);
+	out->mkfs_builtin = e->mkfs_builtin;
+	out->null_blk = nullb_json(e);
 	tm->attach = e->t_attach;
 	tm->mkfs = e->t_mkfs;
 	tm->mount = e->t_mount;
@@ -557,7 +607,7 @@ static int stage_files(const struct fsp_run_opts *o, struct fsp_target *t,
 		ret = mkdir_journalled(e->j, e->stage);
 		if (ret)
 			return ret;
-		ret = prepare_cases(o, t, e->err, sizeof(e->err));
+		ret = prepare_cases(o, t, e->err, sizeof(e->err), NULL);
 		if (ret)
 			return ret;
 		e->files_kb = dir_kb(t->prep_dir);
@@ -588,7 +638,8 @@ static int mkfs_mount(const struct fsp_run_opts *o, struct fsp_target *t,
  * writing.
  */
 static int prepare_cold(const struct fsp_run_opts *o, struct fsp_target *t,
-			struct fsp_fsenv *e, long long *ms)
+			struct fsp_fsenv *e, long long *ms,
+			struct case_skips *sk)
 {
 	long long t0 = fsp_now_ms();
 	int ret;
@@ -604,7 +655,7 @@ static int prepare_cold(const struct fsp_run_opts *o, struct fsp_target *t,
 	}
 	fsp_wd_end(o->wd);
 	if (!ret)
-		ret = prepare_cases(o, t, e->err, sizeof(e->err));
+		ret = prepare_cases(o, t, e->err, sizeof(e->err), sk);
 	if (!ret && e->attrs.set) {
 		fsp_wd_begin(o->wd, "attributes on the files");
 		ret = fsp_attrs_seal(&e->attrs, t, e->err, sizeof(e->err));
@@ -621,6 +672,37 @@ static int prepare_cold(const struct fsp_run_opts *o, struct fsp_target *t,
 	return ret;
 }
 
+/* A filesystem with fixed files: its files listed, the cases' allocator. */
+static int fixed_setup(struct fsp_target *t, struct fsp_fsenv *e,
+		       struct fsp_fixed **out)
+{
+	struct fsp_fixed *x = malloc(sizeof(*x));
+	int ret = x ? fsp_fixed_scan(x, e->mnt) : -ENOMEM;
+
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "listing the files of %s: %s",
+			 e->mnt, strerror(-ret));
+		free(x);
+		return ret;
+	}
+	t->files = &x->ops;
+	*out = x;
+	return 0;
+}
+
+/* Where each case file went on a fixed-file filesystem: name -> file. */
+static struct json_object *fixed_json(const struct fsp_fixed *x)
+{
+	struct json_object *o = json_object_new_object();
+	int i;
+
+	for (i = 0; i < x->nr; i++)
+		if (x->f[i].bound[0])
+			json_object_object_add(o, x->f[i].bound,
+					json_object_new_string(x->f[i].rel));
+	return o;
+}
+
 /* Directories, target, staging, mkfs + mount, prepare + cold, cases. */
 static void profile_body(struct fsp_fsenv *e, int idx,
 			 const struct fsp_run_opts *o,
@@ -632,21 +714,27 @@ static void profile_body(struct fsp_fsenv *e, int idx,
 	const struct fsp_profile *prof = e->prof;
 	unsigned long size_mb = o->size_mb ? o->size_mb : prof->size_mb ?
 				prof->size_mb : FSP_DEFAULT_SIZE_MB;
+	struct case_skips *sk = calloc(1, sizeof(*sk));
+	struct fsp_fixed *fixed = NULL;
 	struct fsp_target t;
 	int ret;
 
 	target_setup(&t, e, o, lease, si, e->j);
-	ret = stage_files(o, &t, e);
+	ret = sk ? stage_files(o, &t, e) : -ENOMEM;
 	if (!ret)
 		ret = mkfs_mount(o, &t, e, idx, size_mb);
+	if (!ret && prof->fixed_files)
+		ret = fixed_setup(&t, e, &fixed);
 	if (!ret)
 		ret = fsp_fsenv_fault(e, FSP_FAULT_AT_PREPARE);
 	if (!ret && !t.readonly)
-		ret = prepare_cold(o, &t, e, t_prepare);
+		ret = prepare_cold(o, &t, e, t_prepare, sk);
 	if (!ret)
 		ret = fsp_fsenv_fault(e, FSP_FAULT_AT_PROBES);
 	if (!ret) {
-		*t_probes = run_cases(o, lease, &t, out, idx, prof->name);
+		*t_probes = run_cases(o, lease, &t, out, idx, prof->name, sk);
+		if (fixed)
+			out->fixed_files = fixed_json(fixed);
 		if (e->attrs.set) {
 			fsp_wd_begin(o->wd, "control fault-pmd");
 			fsp_attrs_control(&e->attrs, &t);
@@ -662,6 +750,8 @@ static void profile_body(struct fsp_fsenv *e, int idx,
 	fsp_fsenv_teardown(e);
 	out->attribute_evidence = fsp_attrs_take_evidence(&e->attrs);
 	fsp_attrs_free(&e->attrs);
+	free(fixed);
+	free(sk);
 }
 
 void fsp_run_profile(const struct fsp_profile *prof, int idx,
@@ -681,6 +771,7 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 	e.j = j;
 	e.loop.fd = -1;
 	e.server_log = -1;
+	e.idx = idx;
 	e.lent = lease->loop;
 	e.wd = o->wd;
 	fsp_attrs_init(&e.attrs, prof->attrs);
@@ -737,7 +828,7 @@ void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	t.priv = o->wd;
 	fsp_slot_lease_init(&l, NULL, NULL);	/* an instance of its own */
 	t.trace = &l.handle;
-	ret = prepare_cases(o, &t, why, sizeof(why));
+	ret = prepare_cases(o, &t, why, sizeof(why), NULL);
 	if (!ret && !t.shmem) {
 		fsp_wd_begin(o->wd, "evict");
 		ret = evict_all(work, &left, &how);
@@ -757,7 +848,7 @@ void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	if (ret)
 		fsp_res_set_verdict(out, FSP_V_ERROR, why);
 	else
-		run_cases(o, &l, &t, out, 0, dir);
+		run_cases(o, &l, &t, out, 0, dir, NULL);
 	fsp_rmtree(work);
 	fsp_slot_lease_wait(&l);
 }

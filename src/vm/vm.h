@@ -215,6 +215,8 @@ int fsp_vm_guest_initrd(const char *base, struct fsp_vm_img *args,
 
 /* qemu and its -accel unless FSPROBE_QEMU, FSPROBE_VM_ACCEL say else. */
 #define FSP_VM_QEMU "qemu-system-x86_64"
+/* contrib/kernel-with-ro-thp.sh's default OUTDIR/bzImage. */
+#define FSP_RO_THP_KERNEL "/var/tmp/fsprobe-kernel/bzImage"
 /*
  * One host thread for all vCPUs. With thread=multi, Debian's 6.12 guest
  * died in 2 of 4 full runs with "Oops: int3" in __filemap_add_folio, RIP

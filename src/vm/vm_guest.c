@@ -65,6 +65,8 @@ static const char guest_init[] =
 	"/sys/block/loop*/loop/backing_file 2>/dev/null | wc -l) loop, "
 	"$(ls -d /sys/block/dm-* 2>/dev/null | wc -l) dm, "
 	"$(grep -c ' /run/fsprobe' /proc/mounts) mount\"\n"
+	"echo \"fsprobe-vm: null_blk devices left: $(ls -d "
+	"/sys/block/nullb* /sys/block/fsprobe-* 2>/dev/null | wc -l)\"\n"
 	"stty -F /dev/ttyS1 raw -echo 2>/dev/null\n"
 	"{ echo \"" FSP_VM_MARK "-BEGIN $nonce\";"
 	" cat /tmp/result.json 2>/dev/null; echo;"
@@ -76,6 +78,28 @@ static const char *const tools[] = {
 	"mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs",
 	"mksquashfs", "mkfs.erofs", "fsverity",
 };
+
+/*
+ * Parameters for the guest's insmod (its /init splits the order file's
+ * line): null_blk makes a device of its own at load time unless told
+ * not to; fsprobe makes its zoned ones through configfs and removes
+ * them, so that no other null_blk device exists in the guest.
+ */
+static const struct {
+	const char *ko, *params;
+} mod_params[] = {
+	{ "null_blk.ko", "nr_devices=0" },
+};
+
+static const char *params_of(const char *ko)
+{
+	size_t i;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(mod_params); i++)
+		if (!strcmp(ko, mod_params[i].ko))
+			return mod_params[i].params;
+	return NULL;
+}
 
 /* Host binaries probes copy by path (write-open executes a copy). */
 static const char *const host_files[] = { "/usr/bin/sleep" };
@@ -238,19 +262,22 @@ int fsp_vm_guest_base(struct fsp_vm_img *img, const struct fsp_vm_guest_in *in,
 	    !fsp_fmt(dst, sizeof(dst), "boot/config-%s", release))
 		ret = fsp_vm_img_file(img, dst, m->config, 0644);
 	for (k = 0; !ret && k < m->nr; k++) {
+		const char *params = params_of(m->names[k]);
 		char *no;
 
 		if (fsp_fmt(src, sizeof(src), "%s/%s", m->dir, m->names[k]) ||
 		    fsp_fmt(dst, sizeof(dst), "lib/modules/%s", m->names[k]))
 			return -ENAMETOOLONG;
 		ret = fsp_vm_img_file(img, dst, src, 0644);
-		no = realloc(order, olen + strlen(m->names[k]) + 2);
+		no = realloc(order, olen + strlen(m->names[k]) + 3 +
+			     (params ? strlen(params) : 0));
 		if (!no) {
 			ret = -ENOMEM;
 			break;
 		}
 		order = no;
-		olen += sprintf(order + olen, "%s\n", m->names[k]);
+		olen += sprintf(order + olen, "%s%s%s\n", m->names[k],
+				params ? " " : "", params ? params : "");
 	}
 	if (!ret)
 		ret = fsp_vm_img_data(img, "lib/modules/order",

@@ -81,6 +81,30 @@ static const char *const fscrypt_ciphers[] = {
 	"xts", "cts", "cbc", "ecb", "aes_generic", "aesni_intel",
 };
 
+/*
+ * The modules a profile's kind of device needs: a zoned null_blk is made
+ * through configfs (a module of its own on Debian's kernels, which
+ * null_blk's dependencies would bring too; named so that it is there
+ * for the mount even where null_blk is built in).
+ */
+static const struct {
+	enum fsp_device_kind kind;
+	const char *mods[2];
+} device_mods[] = {
+	{ FSP_DEVICE_NULLB_ZONED, { "configfs", "null_blk" } },
+};
+
+static void add_profile_device(char ***arr, int *nr,
+			       const struct fsp_profile *p, int *ret)
+{
+	size_t i, k;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(device_mods); i++)
+		for (k = 0; !*ret && device_mods[i].kind == p->device &&
+		     k < FSP_ARRAY_SIZE(device_mods[i].mods); k++)
+			*ret = push(arr, nr, device_mods[i].mods[k]);
+}
+
 /* fuse.SUBTYPE is served by the module fuse, its server in userspace. */
 static void add_profile_fs(char ***arr, int *nr, const struct fsp_profile *p,
 			   int *ret)
@@ -101,6 +125,7 @@ static void add_profile_fs(char ***arr, int *nr, const struct fsp_profile *p,
 		*ret = push(arr, nr, "dm-mod");
 	if (!*ret && p->device_fault && p->device_fault != FSP_FAULT_ALL)
 		*ret = push(arr, nr, "dm-flakey");
+	add_profile_device(arr, nr, p, ret);
 }
 
 int fsp_vm_mods_wanted(const char *profile_dir, const char *const *profiles,
