@@ -13,12 +13,7 @@
 # mount. Then on the host, which has no device-mapper: the same
 # profiles are `skip` with the reason. About a minute of TCG. The
 # kernel: $FSPROBE_VM_KERNEL, else debian:7.2 (apt, cached).
-. "$srcdir/tests/tap.sh"
-F="$builddir/src/fsprobe"
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-command -v qemu-system-x86_64 > /dev/null ||
-	plan_skip_all "qemu-system-x86_64 not installed (./bootstrap-deps --vm)"
-command -v python3 > /dev/null || plan_skip_all "python3 not installed"
+. "$srcdir/tests/vm-lib.sh"
 
 K=${FSPROBE_VM_KERNEL:-debian:7.2}
 FAULTY="ext4-dm-error ext4-dm-flakey-read ext4-dm-flakey-write"

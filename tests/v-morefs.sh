@@ -12,12 +12,7 @@
 # minutes of TCG. The attribute profiles (ext4-encrypt, ext4-verity,
 # f2fs-immutable, f2fs-compress-attr) must also show what the kernel read
 # back: every file sealed, encrypted or compressed, the key gone.
-. "$srcdir/tests/tap.sh"
-F="$builddir/src/fsprobe"
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-command -v qemu-system-x86_64 > /dev/null ||
-	plan_skip_all "qemu-system-x86_64 not installed (./bootstrap-deps --vm)"
-command -v python3 > /dev/null || plan_skip_all "python3 not installed"
+. "$srcdir/tests/vm-lib.sh"
 
 K="-k debian:7.2"
 if [ -n "${FSPROBE_VM_DEB72:-}" ]; then

@@ -11,16 +11,10 @@
 # $FSPROBE_VM_KERNEL (any -k SPEC of a kernel without the option), else
 # sid's (apt, into fsprobe's cache once, then reused offline). 3
 # profiles, 4 probes: about a minute of TCG on 2 CPUs.
-. "$srcdir/tests/tap.sh"
-F="$builddir/src/fsprobe"
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-command -v qemu-system-x86_64 > /dev/null ||
-	plan_skip_all "qemu-system-x86_64 not installed (./bootstrap-deps --vm)"
-command -v python3 > /dev/null || plan_skip_all "python3 not installed"
+. "$srcdir/tests/vm-lib.sh"
 
 # sid's kernel, the newest of its series (`fsprobe list --debian`).
-sid=$("$F" list --debian 2>/dev/null | awk '$2 == "sid" { print $3 }')
-K=${FSPROBE_VM_KERNEL:-${sid:-debian:7.2}}
+K=${FSPROBE_VM_KERNEL:-$(sid_kernel)}
 diag "booting $K"
 
 J="$T/vm.json"

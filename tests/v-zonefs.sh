@@ -14,15 +14,9 @@
 # and the guest must still count no null_blk disk left. The kernel:
 # $FSPROBE_VM_KERNEL, else sid's from `fsprobe list --debian`. About a
 # minute of TCG.
-. "$srcdir/tests/tap.sh"
-F="$builddir/src/fsprobe"
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-command -v qemu-system-x86_64 > /dev/null ||
-	plan_skip_all "qemu-system-x86_64 not installed (./bootstrap-deps --vm)"
-command -v python3 > /dev/null || plan_skip_all "python3 not installed"
+. "$srcdir/tests/vm-lib.sh"
 
-sid=$("$F" list --debian 2>/dev/null | awk '$2 == "sid" { print $3 }')
-K=${FSPROBE_VM_KERNEL:-${sid:-debian:7.2}}
+K=${FSPROBE_VM_KERNEL:-$(sid_kernel)}
 diag "booting $K"
 
 # On a host kernel without zonefs, null_blk or zoned devices: a skip.
