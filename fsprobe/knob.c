@@ -183,6 +183,25 @@ static int release_unheld(const char *path)
 	return ret;
 }
 
+/*
+ * No record: the original is the value now, read under the registry
+ * lock. The value fsp_knob_set() read before taking the lock may be
+ * another run's change that run has since restored (it held the knob,
+ * released it, and removed the record in between): recording that
+ * would make us "restore" the other run's value for good, as CI met
+ * with two workers in the khugepaged probe at once.
+ */
+static int record_current(const char *path, struct fsp_knob *k)
+{
+	char buf[256];
+	int n = fsp_read_text(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	n = fsp_sysfs_selected(fsp_rstrip(buf), k->saved, sizeof(k->saved));
+	return n ? n : write_record(path, k->saved);
+}
+
 /* Take a shared hold on a system-wide knob; saved gets its original. */
 static int global_hold(struct fsp_knob *k, const char *path)
 {
@@ -198,7 +217,7 @@ static int global_hold(struct fsp_knob *k, const char *path)
 		/* Recorded by a run before us (live or dead): the original. */
 		ret = read_record(path, k->saved, sizeof(k->saved));
 		if (ret == -ENOENT)
-			ret = write_record(path, k->saved);
+			ret = record_current(path, k);
 	}
 	if (ret && k->holdfd >= 0) {
 		close(k->holdfd);
