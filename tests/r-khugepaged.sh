@@ -63,7 +63,11 @@ fi
 # is the watchdog's and falls in that window); check itself restores
 # them as soon as the worker is gone, not a later cleanup. A stop that
 # missed the window (the probe had restored them already) is retried.
+# The probe records and writes the three knobs one after the other: the
+# worker is stopped only once the last one's record exists, or check
+# would restore two (CI once stopped it between the second and third).
 REC=/run/fsprobe-knobs/$(echo "$K/scan_sleep_millisecs" | tr / _).rec
+REC3=/run/fsprobe-knobs/$(echo "$K/pages_to_scan" | tr / _).rec
 mkdir "$TMPD/chk"
 held=
 tries="1 2 3 4 5"
@@ -74,7 +78,7 @@ for try in $tries; do
 	cpid=$!; w=
 	# Builtins only (read, [, kill): the window is a few ms.
 	while kill -0 $cpid 2>/dev/null; do
-		[ -e "$REC" ] || continue
+		[ -e "$REC" ] && [ -e "$REC3" ] || continue
 		read -r a < "$K/alloc_sleep_millisecs"
 		read -r sc < "$K/scan_sleep_millisecs"
 		read -r pg < "$K/pages_to_scan"
@@ -83,7 +87,8 @@ for try in $tries; do
 		[ -n "$w" ] && kill -STOP "$w"
 		break
 	done
-	if [ -n "$w" ] && [ -e "$REC" ] && [ "$(knobs)" != "$k0" ]; then
+	if [ -n "$w" ] && [ -e "$REC" ] && [ -e "$REC3" ] &&
+	   [ "$(knobs)" != "$k0" ]; then
 		held=$try
 		wait $cpid; rc=$?
 		break

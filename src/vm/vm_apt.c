@@ -172,7 +172,7 @@ static int apt_init(struct apt *a)
 static int apt(struct apt *a, const char *tool, const char *const *args,
 	       int out, struct fsp_proc *p)
 {
-	char *argv[24];
+	char *argv[28];
 	int n = 0, i, ret;
 
 	argv[n++] = (char *)tool;
@@ -180,11 +180,16 @@ static int apt(struct apt *a, const char *tool, const char *const *args,
 		argv[n++] = "-o";
 		argv[n++] = a->opt[i];
 	}
+	/* A stalled mirror fails in a minute and is retried, not hours. */
+	argv[n++] = "-o";
+	argv[n++] = "Acquire::http::Timeout=60";
+	argv[n++] = "-o";
+	argv[n++] = "Acquire::Retries=3";
 	if (geteuid() == 0) {	/* no "download is performed unsandboxed" */
 		argv[n++] = "-o";
 		argv[n++] = "APT::Sandbox::User=root";
 	}
-	for (i = 0; args[i] && n < 23; i++)
+	for (i = 0; args[i] && n < 27; i++)
 		argv[n++] = (char *)args[i];
 	argv[n] = NULL;
 	ret = fsp_proc_run(argv, -1, out == 2 && a->quiet ? -1 : out,
