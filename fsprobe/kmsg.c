@@ -28,6 +28,59 @@ int fsp_kmsg_is_splat(const char *msg)
 	return 0;
 }
 
+static int is_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+}
+
+/*
+ * Filesystems name their device in a prefix: "XFS (loop3): ...",
+ * "EXT4-fs error (device dm-0): ...", "BTRFS info (device loop3): ...",
+ * "zonefs (NAME) WARNING: ...": one to three words, then "(NAME)" or
+ * "(device NAME)".
+ */
+int fsp_kmsg_device(const char *msg, char *name, size_t len)
+{
+	const char *p = msg, *n;
+	int words = 0;
+
+	while (words < 3 && is_name_char(*p)) {
+		while (is_name_char(*p))
+			p++;
+		words++;
+		if (*p != ' ')
+			return 0;
+		p++;
+		if (*p == '(')
+			break;
+	}
+	if (*p++ != '(')
+		return 0;
+	if (!strncmp(p, "device ", 7))
+		p += 7;
+	for (n = p; is_name_char(*n); n++)
+		;
+	if (*n != ')' || n == p || (size_t)(n - p) >= len)
+		return 0;
+	memcpy(name, p, n - p);
+	name[n - p] = '\0';
+	return 1;
+}
+
+int fsp_kmsg_about_ours(const char *msg, const char *const *ours)
+{
+	char dev[64];
+	size_t i;
+
+	if (!ours || !fsp_kmsg_device(msg, dev, sizeof(dev)))
+		return 1;
+	for (i = 0; ours[i]; i++)
+		if (!strcmp(ours[i], dev))
+			return 1;
+	return 0;
+}
+
 int fsp_kmsg_open(struct fsp_kmsg *k)
 {
 	k->fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -43,7 +96,8 @@ int fsp_kmsg_open(struct fsp_kmsg *k)
 	return 0;
 }
 
-int fsp_kmsg_scan(struct fsp_kmsg *k, char *buf, size_t len)
+int fsp_kmsg_scan(struct fsp_kmsg *k, const char *const *ours, char *buf,
+		  size_t len)
 {
 	char rec[8192];
 	size_t used = 0;
@@ -74,7 +128,7 @@ int fsp_kmsg_scan(struct fsp_kmsg *k, char *buf, size_t len)
 		nl = strchr(msg, '\n');
 		if (nl)
 			*nl = '\0';
-		if (!fsp_kmsg_is_splat(msg))
+		if (!fsp_kmsg_is_splat(msg) || !fsp_kmsg_about_ours(msg, ours))
 			continue;
 		hits++;
 		if (used + 1 < len) {

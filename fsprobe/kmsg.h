@@ -18,10 +18,19 @@ struct fsp_kmsg {
 int fsp_kmsg_open(struct fsp_kmsg *k);
 /*
  * Read records since open (or the last scan); copy the splat lines into
- * buf (newline separated, truncated to len). Returns the number of splat
- * lines, or -errno.
+ * buf (newline separated, truncated to len), leaving out those that name
+ * a device not in ours (NULL-terminated names like "loop3", "dm-0"; NULL:
+ * keep all). Returns the number of splat lines, or -errno.
  */
-int fsp_kmsg_scan(struct fsp_kmsg *k, char *buf, size_t len);
+int fsp_kmsg_scan(struct fsp_kmsg *k, const char *const *ours, char *buf,
+		  size_t len);
+/*
+ * The device a filesystem's message names in its prefix ("XFS (loop3):",
+ * "BTRFS error (device dm-0):") into name; 1 if it names one, else 0.
+ */
+int fsp_kmsg_device(const char *msg, char *name, size_t len);
+/* 0 if msg names a device that is not in ours (NULL: every one is). */
+int fsp_kmsg_about_ours(const char *msg, const char *const *ours);
 /*
  * Every record logged at or after since_us (CLOCK_MONOTONIC in
  * microseconds, the clock of the records' time stamps) into buf, one

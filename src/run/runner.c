@@ -418,17 +418,41 @@ static long long run_cases(const struct fsp_run_opts *o,
 	return fsp_now_ms() - t0;
 }
 
+/* "/dev/loop3" -> "loop3"; "" stays "". */
+static const char *dev_base(const char *dev)
+{
+	const char *b = strrchr(dev, '/');
+
+	return b ? b + 1 : dev;
+}
+
 /*
  * A kernel splat while this profile ran makes it `error`, with the lines
- * as evidence, even if every probe passed. With -j > 1 a splat cannot be
- * pinned to one profile: every profile running then reports it.
+ * as evidence, even if every probe passed. A filesystem's message that
+ * names a device ("XFS (loop3): ...") counts only for the profile whose
+ * device that is: with -j > 1 another profile's filesystem may complain
+ * meanwhile (zonefs on 6.1, beside xfs). A splat that names no device
+ * cannot be pinned to one profile: every profile running then has it.
  */
-static void kernel_log_check(struct fsp_kmsg *km,
+static void kernel_log_check(struct fsp_kmsg *km, const struct fsp_fsenv *e,
 			     struct fsp_res_profile *out)
 {
+	const char *ours[6];
 	char lines[2048], why[2100];
-	int hits = fsp_kmsg_scan(km, lines, sizeof(lines));
+	int hits, n = 0;
 
+	if (e->loop.dev[0])
+		ours[n++] = dev_base(e->loop.dev);
+	if (e->dm.dev[0])
+		ours[n++] = dev_base(e->dm.dev);
+	if (e->dm.name[0])
+		ours[n++] = e->dm.name;
+	if (e->nullb.name[0])
+		ours[n++] = e->nullb.name;
+	if (e->nullb.dev[0])
+		ours[n++] = dev_base(e->nullb.dev);
+	ours[n] = NULL;
+	hits = fsp_kmsg_scan(km, ours, lines, sizeof(lines));
 	fsp_kmsg_close(km);
 	if (hits <= 0)
 		return;
@@ -785,7 +809,7 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 		return;
 	profile_body(&e, idx, o, lease, si, out, &t_probes, &t_prepare);
 	fsp_slot_lease_wait(lease);
-	kernel_log_check(&km, out);
+	kernel_log_check(&km, &e, out);
 	add_timing(out, &e, t_probes, t_prepare, t_start);
 }
 
