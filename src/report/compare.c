@@ -322,6 +322,13 @@ static int profile_change(FILE *out, struct side_pair s)
 		order_change(out, o, n);
 	}
 	fputc('\n', out);
+	/*
+	 * A profile not run on one side (its filesystem not in that
+	 * kernel, say) has no probes there: a line per probe "added" or
+	 * "removed" would say only that, eleven times.
+	 */
+	if (!o->nr_probes || !n->nr_probes)
+		return worse;
 	ret = probe_changes(out, o, n);
 	if (ret < 0)
 		return ret;
