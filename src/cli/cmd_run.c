@@ -26,9 +26,7 @@ int fsp_run_doc(struct fsp_cli *cli, struct fsp_res_doc **doc)
 	int nr = 0, ret;
 
 	*doc = NULL;
-	ret = fsp_enter_privileged("run", "loop devices, mounts");
-	if (ret)
-		return ret;
+	/* Bad -P or -p is a usage error (2) with or without root. */
 	memset(&o, 0, sizeof(o));
 	ret = fsp_select_cases(cli, &o);
 	if (ret)
@@ -36,6 +34,11 @@ int fsp_run_doc(struct fsp_cli *cli, struct fsp_res_doc **doc)
 	ret = fsp_select_profiles(cli, &profs, &nr);
 	if (ret)
 		return ret;
+	ret = fsp_enter_privileged("run", "loop devices, mounts");
+	if (ret) {
+		fsp_profile_free_all(profs, nr);
+		return ret;
+	}
 	o.size_mb = cli->size_mb;
 	o.keep = cli->keep;
 	o.verbose = cli->verbose;
