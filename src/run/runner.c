@@ -458,8 +458,11 @@ static void kernel_log_check(struct fsp_kmsg *km, const struct fsp_fsenv *e,
 		return;
 	free(out->kernel_log);
 	out->kernel_log = strdup(lines);
+	/* The first line only: a reason is one line of the table. */
 	snprintf(why, sizeof(why), "kernel log reported %d problem line(s) "
-		 "during this profile: %.200s", hits, lines);
+		 "during this profile: %.*s", hits,
+		 (int)strcspn(lines, "\n") < 200 ?
+		 (int)strcspn(lines, "\n") : 200, lines);
 	fsp_res_set_verdict(out, FSP_V_ERROR, why);
 }
 
