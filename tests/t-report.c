@@ -662,8 +662,9 @@ static void test_compare(struct fsp_res_doc *new, struct fsp_res_doc *old)
 			"mkfs.erofs not found)"),
 	       "compare: removed and added profiles");
 	tap_ok(has_line(c, "  squashfs-xz: error " ARROW " base (not "
-			"measured: worker killed by signal 9)"),
-	       "compare: error -> measured is 'not measured'");
+			"measured before: worker killed by signal 9)"),
+	       "compare: error -> measured is 'not measured before', "
+	       "with the old side's reason");
 	tap_ok(has_line(c, "  gain PMD text (now pmd): ext4-default "
 			"(pmd-collapse-only " ARROW " pmd)") &&
 	       has_line(c, "  lose PMD text (was pmd): none") &&

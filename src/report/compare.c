@@ -285,8 +285,9 @@ static int verdict_line(FILE *out, const struct fsp_res_profile *o,
 	case CH_WORSE:
 		say(out, ": ", a, b, " (WORSE)");
 		return 1;
-	case CH_UNMEASURED:
-		say(out, ": ", a, b, " (not measured");
+	case CH_UNMEASURED:	/* the reason of the side not measured */
+		say(out, ": ", a, b, measured(n) ? " (not measured before" :
+		    " (not measured");
 		put_reason(out, ": ", measured(n) ? o->reason : n->reason);
 		fputc(')', out);
 		break;
