@@ -307,23 +307,47 @@ static int parse_journal(char *text, struct entry *e, int max)
 	return n;
 }
 
+#define JOURNAL_MAX_ENTRIES 4096
+
+/*
+ * Read and parse the journal file at path: *text holds the strings that
+ * *e points into (free both). Returns the number of entries or -errno.
+ */
+static int read_journal(const char *path, char **text, struct entry **e)
+{
+	int ret = fsp_slurp(path, text, NULL);
+
+	if (ret)
+		return ret;
+	*e = calloc(JOURNAL_MAX_ENTRIES, sizeof(**e));
+	if (!*e) {
+		free(*text);
+		return -ENOMEM;
+	}
+	return parse_journal(*text, *e, JOURNAL_MAX_ENTRIES);
+}
+
+/* The journal of run j: read_journal of its file. */
+static int read_run_journal(const struct fsp_journal *j, char **text,
+			    struct entry **e)
+{
+	char path[PATH_MAX];
+	int ret = fsp_journal_path(j, path, sizeof(path), FSP_JOURNAL_NAME);
+
+	return ret ? ret : read_journal(path, text, e);
+}
+
 /* Replay a journal file backwards. */
 static int unwind_file(const char *rundir, const char *path,
 		       struct fsp_unwind_stats *st)
 {
 	struct replay r = { .rundir = rundir };
 	char *text;
-	int ret, i;
+	int i;
 
-	ret = fsp_slurp(path, &text, NULL);
-	if (ret)
-		return ret == -ENOENT ? 0 : ret;
-	r.e = calloc(4096, sizeof(*r.e));
-	if (!r.e) {
-		free(text);
-		return -ENOMEM;
-	}
-	r.nr = parse_journal(text, r.e, 4096);
+	r.nr = read_journal(path, &text, &r.e);
+	if (r.nr < 0)
+		return r.nr == -ENOENT ? 0 : r.nr;
 	for (i = r.nr - 1; i >= 0; i--)
 		unwind_entry(&r, &r.e[i], st);
 	free(r.e);
@@ -369,21 +393,12 @@ int fsp_journal_knobs(const struct fsp_journal *j,
 		      void *arg)
 {
 	struct fsp_knob_change c;
-	char path[PATH_MAX], *text;
 	struct entry *e;
-	int ret, i, nr;
+	char *text;
+	int i, nr = read_run_journal(j, &text, &e);
 
-	ret = fsp_journal_path(j, path, sizeof(path), FSP_JOURNAL_NAME);
-	if (!ret)
-		ret = fsp_slurp(path, &text, NULL);
-	if (ret)
-		return ret;
-	e = calloc(4096, sizeof(*e));
-	if (!e) {
-		free(text);
-		return -ENOMEM;
-	}
-	nr = parse_journal(text, e, 4096);
+	if (nr < 0)
+		return nr;
 	for (i = 0; i < nr; i++) {
 		if (!first_change(e, i))
 			continue;
@@ -400,22 +415,13 @@ int fsp_journal_knobs(const struct fsp_journal *j,
 int fsp_journal_kill_servers(const struct fsp_journal *j, const char *dir)
 {
 	unsigned long long start;
-	char path[PATH_MAX], *text;
 	struct entry *e;
-	int ret, i, nr, killed = 0;
+	char *text;
+	int i, killed = 0, nr = read_run_journal(j, &text, &e);
 	pid_t pid;
 
-	ret = fsp_journal_path(j, path, sizeof(path), FSP_JOURNAL_NAME);
-	if (!ret)
-		ret = fsp_slurp(path, &text, NULL);
-	if (ret)
-		return ret;
-	e = calloc(4096, sizeof(*e));
-	if (!e) {
-		free(text);
-		return -ENOMEM;
-	}
-	nr = parse_journal(text, e, 4096);
+	if (nr < 0)
+		return nr;
 	for (i = nr - 1; i >= 0; i--) {
 		if (strcmp(e[i].kind, "fuse-server") || !inside(dir, e[i].b) ||
 		    !inside(j->dir, e[i].b) ||
