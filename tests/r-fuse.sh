@@ -19,9 +19,7 @@ cleanup() {
 	[ -n "$srv_pid" ] && kill -KILL "$srv_pid" 2>/dev/null
 	[ -n "$reader_pid" ] && kill -KILL "$reader_pid" 2>/dev/null
 	mounted && umount -l "$MNT"
-	rm -rf "$TMPD"
-	rmdir "$FSPROBE_STATE_DIR" "$TEST_BASE" /run/fsprobe-test 2>/dev/null
-	true
+	remove_test_dirs
 }
 trap cleanup EXIT
 

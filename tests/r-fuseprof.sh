@@ -31,9 +31,7 @@ spare_pids=
 cleanup() {
 	for p in $spare_pids; do kill -KILL "$p" 2>/dev/null; done
 	"$FSPROBE" cleanup > /dev/null 2>&1
-	rm -rf "$TMPD"
-	rmdir "$FSPROBE_STATE_DIR" "$TEST_BASE" /run/fsprobe-test 2>/dev/null
-	true
+	remove_test_dirs
 }
 trap cleanup EXIT
 

@@ -28,9 +28,7 @@ cleanup() {
 	[ -n "$srv_pid" ] && kill -KILL "$srv_pid" 2>/dev/null
 	mounted && umount -l "$MNT"
 	"$FSPROBE" cleanup > /dev/null 2>&1
-	rm -rf "$TMPD"
-	rmdir "$FSPROBE_STATE_DIR" "$TEST_BASE" /run/fsprobe-test 2>/dev/null
-	true
+	remove_test_dirs
 }
 trap cleanup EXIT
 

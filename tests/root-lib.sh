@@ -12,7 +12,14 @@ FSPROBE_STATE_DIR=$TEST_BASE/$TEST_NAME.$$
 export FSPROBE_STATE_DIR
 mkdir -p -m 700 /run/fsprobe-test "$TEST_BASE"
 TMPD=$(mktemp -d "/tmp/fsprobe-$TEST_NAME.XXXXXX")
-trap 'rm -rf "$TMPD"; rmdir "$FSPROBE_STATE_DIR" "$TEST_BASE" /run/fsprobe-test 2>/dev/null || true' EXIT
+# remove_test_dirs: the EXIT trap's work; a test with a trap of its own
+# ends it with this (after `fsprobe cleanup` where it wants that too).
+remove_test_dirs() {
+	rm -rf "$TMPD"
+	rmdir "$FSPROBE_STATE_DIR" "$TEST_BASE" /run/fsprobe-test 2>/dev/null
+	true
+}
+trap remove_test_dirs EXIT
 
 # Loop devices bound to a file under DIR, one "DEV FILE" a line: by the
 # backing file's device number (losetup's BACK-MAJ:MIN, from the kernel)

@@ -20,16 +20,9 @@ FAULTY="ext4-dm-error ext4-dm-flakey-read ext4-dm-flakey-write"
 args=
 for p in $FAULTY ext4-default; do args="$args -p $p"; done
 diag "booting $K"
-J="$T/vm.json"
-start=$(date +%s)
+# exit 1: error verdicts
 # shellcheck disable=SC2086
-"$F" vm -k "$K" $args -P fault-pmd -P read-order -v -f json -o "$J" \
-	2> "$T/err"
-rc=$?
-diag "fsprobe vm took $(($(date +%s) - start)) s"
-[ $rc -eq 1 ]; ok $? "fsprobe vm exits 1: error verdicts (got $rc)"
-[ -s "$J" ] || { tail -n 40 "$T/err" | while IFS= read -r l; do diag "$l"; done
-		 skip "no document: no verdicts to check"; done_testing; }
+vm_doc 1 -k "$K" $args -P fault-pmd -P read-order -v
 json_assert "$J" 'd["kernel"].startswith("7.2.") and d["vm"]["guest_exit"] == 1' \
 	"the document is the guest's (7.2.*), its fsprobe exited 1"
 why() {

@@ -25,14 +25,7 @@ if ! grep -qw zonefs /proc/filesystems; then
 	ok $? "host: zonefs listed as not runnable here ($(tr -s ' ' < "$T/list"))"
 fi
 
-J="$T/vm.json"
-start=$(date +%s)
-"$F" vm -v -k "$K" -p zonefs -p ext4-default -f json -o "$J" 2> "$T/err"
-rc=$?
-diag "fsprobe vm took $(($(date +%s) - start)) s"
-[ $rc -eq 0 ]; ok $? "fsprobe vm -k $K -p zonefs exits 0 (got $rc)"
-[ $rc -eq 0 ] || tail -n 40 "$T/err" | while IFS= read -r l; do diag "$l"; done
-[ -s "$J" ] || { skip "no document: no verdicts to check"; done_testing; }
+vm_doc 0 -v -k "$K" -p zonefs -p ext4-default
 
 json_assert "$J" 'd["kernel"].startswith("7.2.") and d["vm"]["guest_exit"] == 0' \
 	"the document is the guest's: 7.2, guest fsprobe exit 0"
