@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "tap-data.h"
 #include "report.h"
 #include "verdict.h"
 
@@ -23,20 +24,6 @@
 #define LOSE_LINE "  lose PMD text across the removal of " \
 	"READ_ONLY_THP_FOR_FS (any route): "
 
-static char datadir[4096];
-
-static struct fsp_res_doc *load(const char *name)
-{
-	struct fsp_res_doc *doc = NULL;
-	char path[4200], err[512];
-	int ret;
-
-	snprintf(path, sizeof(path), "%s/%s", datadir, name);
-	ret = fsp_doc_load(path, &doc, err, sizeof(err));
-	tap_ok(!ret && doc, "load %s%s%s", name, ret ? ": " : "",
-	       ret ? err : "");
-	return doc;
-}
 
 static const struct fsp_res_profile *profile(const struct fsp_res_doc *d,
 					     const char *name)
@@ -70,21 +57,6 @@ static int largest(const struct fsp_res_profile *p)
 {
 	return p->max_order_read > p->max_order_fault ? p->max_order_read :
 	       p->max_order_fault;
-}
-
-/* Is line (a whole line) in text? */
-static int has_line(const char *text, const char *line)
-{
-	size_t n = strlen(line);
-	const char *p = text;
-
-	while (p && (p = strstr(p, line))) {
-		if ((p == text || p[-1] == '\n') &&
-		    (p[n] == '\n' || p[n] == '\0'))
-			return 1;
-		p += 1;
-	}
-	return 0;
 }
 
 static char *table(const struct fsp_res_doc *doc)
@@ -233,7 +205,7 @@ static void test_summary_pre(const struct fsp_res_doc *d)
 	tap_ok(t && strstr(t, "READ_ONLY_THP_FOR_FS not set (/boot/config-") &&
 	       strstr(t, "\n  keep PMD text without READ_ONLY_THP_FOR_FS "
 		      "(fault route): ") &&
-	       has_line(t, "  lose PMD text when READ_ONLY_THP_FOR_FS goes "
+	       tap_has_line(t, "  lose PMD text when READ_ONLY_THP_FOR_FS goes "
 			"(collapse only): none") &&
 	       !strstr(t, "gone from this kernel") &&
 	       !strstr(t, "since the removal"),
@@ -251,13 +223,13 @@ static void test_summary_post(const struct fsp_res_doc *d)
 		      "from this kernel), by route:\n    ext4-default "
 		      "(fault,collapse") &&
 	       strstr(t, "xfs-default (fault,collapse") &&
-	       has_line(t, "  large folios below PMD size: no huge text "
+	       tap_has_line(t, "  large folios below PMD size: no huge text "
 			"since the removal: btrfs-default") &&
-	       has_line(t, "  order-0 folios only: none") &&
+	       tap_has_line(t, "  order-0 folios only: none") &&
 	       !strstr(t, "when READ_ONLY_THP_FOR_FS goes") &&
 	       !strstr(t, "keep PMD text"),
 	       "%s: the summary speaks of the removal as done", d->kernel);
-	tap_ok(t && has_line(t, "  tmpfs: tmpfs-huge-advise (shmem-pmd), "
+	tap_ok(t && tap_has_line(t, "  tmpfs: tmpfs-huge-advise (shmem-pmd), "
 			     "tmpfs-huge-never (shmem-pmd)"),
 	       "%s: the tmpfs line", d->kernel);
 	free(t);
@@ -305,7 +277,7 @@ static void test_compare_lost(const struct fsp_res_doc *a,
 	tap_ok(!strcmp(want, expect),
 	       "compare %s " ARROW " %s: the documents say %s lost PMD text",
 	       a->kernel, b->kernel, want);
-	tap_ok(c && has_line(c, line),
+	tap_ok(c && tap_has_line(c, line),
 	       "compare %s " ARROW " %s names exactly those: '%s'", a->kernel,
 	       b->kernel, line);
 	free(c);
@@ -325,7 +297,7 @@ static void test_compare(const struct fsp_res_doc *k612,
 	c = compare(k617, k72);
 	tap_ok(c && strstr(c, "  btrfs-default: base " ARROW " large "
 			   "(better)") &&
-	       has_line(c, "  result: no measured regression"),
+	       tap_has_line(c, "  result: no measured regression"),
 	       "compare 6.17 " ARROW " 7.2: btrfs base " ARROW " large, no "
 	       "regression");
 	free(c);
@@ -404,19 +376,14 @@ static void test_attribute(void)
 int main(void)
 {
 	struct fsp_res_doc *k612, *k617, *k72, *rothp;
-	const char *src = getenv("FSP_TEST_DATA");
 
-	if (src && *src)
-		snprintf(datadir, sizeof(datadir), "%s", src);
-	else
-		snprintf(datadir, sizeof(datadir), "%s/tests/data",
-			 getenv("srcdir") ? getenv("srcdir") : ".");
-	k612 = load("run-6.12-guest.json");
-	k617 = load("run-6.17-guest.json");
-	k72 = load("run-7.2-guest.json");
-	rothp = load("run-6.12-rothp.json");
+	tap_data_init();
+	k612 = tap_load_doc("run-6.12-guest.json");
+	k617 = tap_load_doc("run-6.17-guest.json");
+	k72 = tap_load_doc("run-7.2-guest.json");
+	rothp = tap_load_doc("run-6.12-rothp.json");
 	if (!k612 || !k617 || !k72 || !rothp) {
-		tap_diag("fixtures missing in %s (set srcdir)", datadir);
+		tap_diag("fixtures missing in %s (set srcdir)", tap_datadir);
 		return tap_done();
 	}
 	test_state(k612, k617, k72);

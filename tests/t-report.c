@@ -16,26 +16,13 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "tap-data.h"
 #include "report.h"
 #include "verdict.h"
 
 #define ARROW "\xe2\x86\x92"
 #define R "\xef\xbf\xbd"	/* U+FFFD */
 
-static char datadir[4096];
-
-static struct fsp_res_doc *load(const char *name)
-{
-	struct fsp_res_doc *doc = NULL;
-	char path[4200], err[512];
-	int ret;
-
-	snprintf(path, sizeof(path), "%s/%s", datadir, name);
-	ret = fsp_doc_load(path, &doc, err, sizeof(err));
-	tap_ok(!ret && doc, "load %s%s%s", name, ret ? ": " : "",
-	       ret ? err : "");
-	return doc;
-}
 
 typedef int (*render_fn)(FILE *out, const struct fsp_res_doc *doc);
 
@@ -77,21 +64,6 @@ static char *compare(const struct fsp_res_doc *a, const struct fsp_res_doc *b,
 	*ret = fsp_compare(m, a, b, worse);
 	fclose(m);
 	return buf;
-}
-
-/* Is line (a whole line) in text? */
-static int has_line(const char *text, const char *line)
-{
-	size_t n = strlen(line);
-	const char *p = text;
-
-	while (p && (p = strstr(p, line))) {
-		if ((p == text || p[-1] == '\n') &&
-		    (p[n] == '\n' || p[n] == '\0'))
-			return 1;
-		p += 1;
-	}
-	return 0;
 }
 
 /* Lines of text that start with prefix. */
@@ -234,28 +206,28 @@ static void test_ktap(struct fsp_res_doc *new, struct fsp_res_doc *old, struct f
 	TAP_EQ_LONG(count_prefix(k, "ok "), 5, "ktap 6.18: top-level ok");
 	TAP_EQ_LONG(count_prefix(k, "not ok "), 1,
 		    "ktap 6.18: top-level not ok");
-	tap_ok(has_line(k, "not ok 2 xfs-default"),
+	tap_ok(tap_has_line(k, "not ok 2 xfs-default"),
 	       "ktap 6.18: a failed probe makes its profile not ok");
-	tap_ok(has_line(k, "  not ok 5 truncate-split"),
+	tap_ok(tap_has_line(k, "  not ok 5 truncate-split"),
 	       "ktap 6.18: the failed probe in the subtest");
-	tap_ok(has_line(k, "  # reason: EOF page not zeroed past the cut: "
+	tap_ok(tap_has_line(k, "  # reason: EOF page not zeroed past the cut: "
 			"byte 5246977 reads 0xa5, want 0x00"),
 	       "ktap 6.18: a failure's reason as a diagnostic line");
-	tap_ok(has_line(k, "  ok 3 collapse # SKIP MADV_COLLAPSE: EINVAL "
+	tap_ok(tap_has_line(k, "  ok 3 collapse # SKIP MADV_COLLAPSE: EINVAL "
 			"(READ_ONLY_THP_FOR_FS not set)"),
 	       "ktap 6.18: probe skip with the SKIP directive and the reason");
-	tap_ok(has_line(k, "ok 6 erofs-lz4 # SKIP required tool mkfs.erofs "
+	tap_ok(tap_has_line(k, "ok 6 erofs-lz4 # SKIP required tool mkfs.erofs "
 			"not found"),
 	       "ktap 6.18: a skipped profile without probes");
-	tap_ok(has_line(k, "ok 3 btrfs-default"),
+	tap_ok(tap_has_line(k, "ok 3 btrfs-default"),
 	       "ktap 6.18: verdict base is information, not a failure");
-	tap_ok(has_line(k, "# verdict: pmd route: fault max_order: read=9 "
+	tap_ok(tap_has_line(k, "# verdict: pmd route: fault max_order: read=9 "
 			"fault=9"), "ktap 6.18: verdict diagnostic line");
-	tap_ok(has_line(k, "# verdict: skip route: none max_order: read=- "
+	tap_ok(tap_has_line(k, "# verdict: skip route: none max_order: read=- "
 			"fault=-"), "ktap 6.18: missing route/max_order");
-	tap_ok(has_line(k, "  # file_pmd_mapped_kb: 8192"),
+	tap_ok(tap_has_line(k, "  # file_pmd_mapped_kb: 8192"),
 	       "ktap 6.18: evidence as key: value diagnostic lines");
-	tap_ok(has_line(k, "  # orders: {\"0\":3,\"2\":1,\"9\":4}"),
+	tap_ok(tap_has_line(k, "  # orders: {\"0\":3,\"2\":1,\"9\":4}"),
 	       "ktap 6.18: nested evidence as one line of JSON");
 	TAP_EQ_LONG(count_prefix(k, "  KTAP version 1"), 5,
 		    "ktap 6.18: one subtest per profile with probes");
@@ -265,13 +237,13 @@ static void test_ktap(struct fsp_res_doc *new, struct fsp_res_doc *old, struct f
 	k = render(fsp_report_ktap, old, &ret);
 	tap_ok(k && !ret && !ktap_check(k, why, sizeof(why)),
 	       "ktap 6.12 renders with a valid structure");
-	tap_ok(k && has_line(k, "not ok 6 squashfs-xz # ERROR worker killed "
+	tap_ok(k && tap_has_line(k, "not ok 6 squashfs-xz # ERROR worker killed "
 			     "by signal 9"),
 	       "ktap 6.12: verdict error is not ok with the ERROR directive");
-	tap_ok(k && has_line(k, "# verdict: pmd-collapse-only route: collapse "
+	tap_ok(k && tap_has_line(k, "# verdict: pmd-collapse-only route: collapse "
 			     "max_order: read=0 fault=0"),
 	       "ktap 6.12: collapse-only verdict line");
-	tap_ok(k && has_line(k, "# thp: enabled=madvise shmem_enabled=never "
+	tap_ok(k && tap_has_line(k, "# thp: enabled=madvise shmem_enabled=never "
 			     "read_only_thp_for_fs=true"),
 	       "ktap 6.12: THP header diagnostic");
 	free(k);
@@ -283,13 +255,13 @@ static void test_ktap(struct fsp_res_doc *new, struct fsp_res_doc *old, struct f
 	if (!k)
 		return;
 	tap_ok(!has_control(k, 0), "ktap hostile text: no control characters");
-	tap_ok(has_line(k, "not ok 1 weird_one <&>") &&
-	       has_line(k, "  not ok 1 odd_name"),
+	tap_ok(tap_has_line(k, "not ok 1 weird_one <&>") &&
+	       tap_has_line(k, "  not ok 1 odd_name"),
 	       "ktap hostile text: hash signs in names replaced");
-	tap_ok(has_line(k, "  not ok 3 mystery # ERROR unknown result "
+	tap_ok(tap_has_line(k, "  not ok 3 mystery # ERROR unknown result "
 			"'frobnicated'"), "ktap: unknown result is an ERROR");
-	tap_ok(has_line(k, "  # nul: a b"), "ktap: embedded NUL kept apart");
-	tap_ok(has_line(k, "not ok 3 broken # ERROR mkfs said <&\"'> then  "
+	tap_ok(tap_has_line(k, "  # nul: a b"), "ktap: embedded NUL kept apart");
+	tap_ok(tap_has_line(k, "not ok 3 broken # ERROR mkfs said <&\"'> then  "
 			"bell [0m tab newline ]]> \xc3\xa9t\xc3\xa9 " ARROW),
 	       "ktap: an error reason stays on its result line");
 	free(k);
@@ -345,54 +317,54 @@ static void test_table(const struct fsp_res_doc *new,
 	tap_ok(t && !ret, "table 6.18 renders");
 	if (!t)
 		return;
-	tap_ok(has_line(t, "fsprobe 0.1.0 on Linux 6.18.0 x86_64, page 4K, "
+	tap_ok(tap_has_line(t, "fsprobe 0.1.0 on Linux 6.18.0 x86_64, page 4K, "
 			"PMD 2M (order 9)"), "table: kernel header line");
-	tap_ok(has_line(t, "THP enabled=madvise shmem_enabled=never "
+	tap_ok(tap_has_line(t, "THP enabled=madvise shmem_enabled=never "
 			"defrag=madvise; READ_ONLY_THP_FOR_FS not set "
 			"(/boot/config-6.18.0)"), "table: THP header line");
-	tap_ok(has_line(t, "PROFILE           FS       VERDICT           "
+	tap_ok(tap_has_line(t, "PROFILE           FS       VERDICT           "
 			"ROUTE          READ  FAULT REASON"),
 	       "table: column heads sized to the longest profile name");
-	tap_ok(has_line(t, "xfs-default       xfs      pmd               "
+	tap_ok(tap_has_line(t, "xfs-default       xfs      pmd               "
 			"fault          2M    2M"), "table: xfs verdict line");
-	tap_ok(has_line(t, "btrfs-default     btrfs    base              "
+	tap_ok(tap_has_line(t, "btrfs-default     btrfs    base              "
 			"-              4K    4K    only order-0 folios "
 			"observed"), "table: btrfs verdict line with its reason");
-	tap_ok(has_line(t, "tmpfs-huge-always tmpfs    shmem-pmd         "
+	tap_ok(tap_has_line(t, "tmpfs-huge-always tmpfs    shmem-pmd         "
 			"shmem          2M    2M"), "table: tmpfs verdict line");
-	tap_ok(has_line(t, "erofs-lz4         erofs    skip              "
+	tap_ok(tap_has_line(t, "erofs-lz4         erofs    skip              "
 			"-              -     -     required tool mkfs.erofs "
 			"not found"), "table: a skip has no folio sizes");
-	tap_ok(has_line(t, "Probes that failed or errored (-v shows every "
-			"probe):") && has_line(t, "xfs-default:") &&
-	       has_line(t, "  FAIL  truncate-split   EOF page not zeroed past "
+	tap_ok(tap_has_line(t, "Probes that failed or errored (-v shows every "
+			"probe):") && tap_has_line(t, "xfs-default:") &&
+	       tap_has_line(t, "  FAIL  truncate-split   EOF page not zeroed past "
 			"the cut: byte 5246977 reads 0xa5, want 0x00") &&
-	       has_line(t, "                         eof_tail_zero=false "
+	       tap_has_line(t, "                         eof_tail_zero=false "
 			"first_bad_offset=5246977"),
 	       "table: a failed probe in capitals, its reason and evidence");
 	TAP_EQ_LONG(count_prefix(t, "  pass "), 0, "table: no passing probe "
 		    "without -v");
 	TAP_EQ_LONG(count_prefix(t, "ext4-default:"), 0,
 		    "table: no section for a profile whose probes all passed");
-	tap_ok(has_line(t, "  keep PMD text without READ_ONLY_THP_FOR_FS "
+	tap_ok(tap_has_line(t, "  keep PMD text without READ_ONLY_THP_FOR_FS "
 			"(fault route): ext4-default,") &&
-	       has_line(t, "    xfs-default") &&
-	       has_line(t, "  never reached PMD here: btrfs-default (base), "
+	       tap_has_line(t, "    xfs-default") &&
+	       tap_has_line(t, "  never reached PMD here: btrfs-default (base), "
 			"squashfs-xz (base)") &&
-	       has_line(t, "  tmpfs: tmpfs-huge-always (shmem-pmd)") &&
-	       has_line(t, "  not measured: erofs-lz4 (skip)"),
+	       tap_has_line(t, "  tmpfs: tmpfs-huge-always (shmem-pmd)") &&
+	       tap_has_line(t, "  not measured: erofs-lz4 (skip)"),
 	       "table 6.18: summary, wrapped at 79 columns");
-	tap_ok(has_line(t, "  probes: 23 pass, 1 fail, 15 skip"),
+	tap_ok(tap_has_line(t, "  probes: 23 pass, 1 fail, 15 skip"),
 	       "table 6.18: probe counts");
 	TAP_EQ_LONG(count_str(t, "\n"), 27, "table 6.18: 27 lines");
 	TAP_EQ_LONG(count_str(t, "\033["), 0, "table: no colour unless asked");
 	free(t);
 
 	t = render(table_verbose, new, &ret);
-	tap_ok(t && !ret && has_line(t, "ext4-default:") &&
-	       has_line(t, "  pass  read-order       source=tracefs "
+	tap_ok(t && !ret && tap_has_line(t, "ext4-default:") &&
+	       tap_has_line(t, "  pass  read-order       source=tracefs "
 			"max_order=9") &&
-	       has_line(t, "  FAIL  truncate-split   EOF page not zeroed past "
+	       tap_has_line(t, "  FAIL  truncate-split   EOF page not zeroed past "
 			"the cut: byte 5246977 reads 0xa5, want 0x00") &&
 	       !strstr(t, "Probes that failed"),
 	       "table -v: every probe with its evidence");
@@ -408,13 +380,13 @@ static void test_table(const struct fsp_res_doc *new,
 	free(t);
 
 	t = render(table_plain, old, &ret);
-	tap_ok(t && !ret && has_line(t, "THP enabled=madvise shmem_enabled="
+	tap_ok(t && !ret && tap_has_line(t, "THP enabled=madvise shmem_enabled="
 				     "never defrag=madvise; "
 				     "READ_ONLY_THP_FOR_FS=y "
 				     "(/boot/config-6.12.57-rothp)") &&
-	       has_line(t, "  lose PMD text when READ_ONLY_THP_FOR_FS goes "
+	       tap_has_line(t, "  lose PMD text when READ_ONLY_THP_FOR_FS goes "
 			"(collapse only): ext4-default,") &&
-	       has_line(t, "    btrfs-default"),
+	       tap_has_line(t, "    btrfs-default"),
 	       "table 6.12: READ_ONLY_THP_FOR_FS and collapse-only summary, "
 	       "wrapped");
 	free(t);
@@ -463,7 +435,7 @@ static void test_table_absent(const struct fsp_res_doc *new)
 		return;
 	t = render(table_plain, d, &ret);
 	tap_ok(t && !ret && !count_prefix(t, "erofs-lz4 ") &&
-	       has_line(t, "  skip, filesystem not in this kernel: erofs-lz4") &&
+	       tap_has_line(t, "  skip, filesystem not in this kernel: erofs-lz4") &&
 	       !strstr(t, "not measured: erofs-lz4"),
 	       "table: a filesystem not in the kernel is on the one line");
 	free(t);
@@ -589,9 +561,9 @@ static void test_tolerant(void)
 
 	k = render(fsp_report_ktap, doc, &r1);
 	x = render(fsp_report_junit, doc, &r2);
-	tap_ok(k && !r1 && has_line(k, "ok 1 p") &&
-	       has_line(k, "# verdict: pmd route: none max_order: read=- "
-			"fault=-") && has_line(k, "  ok 1 a"),
+	tap_ok(k && !r1 && tap_has_line(k, "ok 1 p") &&
+	       tap_has_line(k, "# verdict: pmd route: none max_order: read=- "
+			"fault=-") && tap_has_line(k, "  ok 1 a"),
 	       "ktap: optional keys missing");
 	tap_ok(x && !r2 && strstr(x, "<testcase classname=\"fsprobe.p\" "
 				  "name=\"a\">") &&
@@ -641,15 +613,15 @@ static void test_compare(struct fsp_res_doc *new, struct fsp_res_doc *old)
 	if (!c)
 		return;
 	TAP_EQ_LONG(worse, 1, "compare 6.12 -> 6.18: worse");
-	tap_ok(has_line(c, "  old: kernel 6.12.57-rothp (x86_64, fsprobe "
+	tap_ok(tap_has_line(c, "  old: kernel 6.12.57-rothp (x86_64, fsprobe "
 			"0.1.0, READ_ONLY_THP_FOR_FS=y, THP "
 			"enabled=madvise)") &&
 	       strstr(c, "  new: kernel 6.18.0 ("),
 	       "compare: header names both kernels");
-	tap_ok(has_line(c, "  btrfs-default: pmd-collapse-only " ARROW
+	tap_ok(tap_has_line(c, "  btrfs-default: pmd-collapse-only " ARROW
 			" base (WORSE); route collapse " ARROW " none"),
 	       "compare: collapse-only -> base");
-	tap_ok(has_line(c, "      truncate-split: pass " ARROW " fail "
+	tap_ok(tap_has_line(c, "      truncate-split: pass " ARROW " fail "
 			"(WORSE): EOF page not zeroed past the cut: byte "
 			"5246977 reads 0xa5, want 0x00"),
 	       "compare: probe pass -> fail");
@@ -657,28 +629,28 @@ static void test_compare(struct fsp_res_doc *new, struct fsp_res_doc *old)
 		      " pmd (better); route collapse " ARROW " fault; "
 		      "max_order read 0 " ARROW " 9, fault 0 " ARROW " 9\n"),
 	       "compare: better, with route and order changes");
-	tap_ok(has_line(c, "  reiserfs-default: removed (was base)") &&
-	       has_line(c, "  erofs-lz4: added (skip: required tool "
+	tap_ok(tap_has_line(c, "  reiserfs-default: removed (was base)") &&
+	       tap_has_line(c, "  erofs-lz4: added (skip: required tool "
 			"mkfs.erofs not found)"),
 	       "compare: removed and added profiles");
-	tap_ok(has_line(c, "  squashfs-xz: error " ARROW " base (not "
+	tap_ok(tap_has_line(c, "  squashfs-xz: error " ARROW " base (not "
 			"measured before: worker killed by signal 9)"),
 	       "compare: error -> measured is 'not measured before', "
 	       "with the old side's reason");
-	tap_ok(has_line(c, "  gain PMD text (now pmd): ext4-default "
+	tap_ok(tap_has_line(c, "  gain PMD text (now pmd): ext4-default "
 			"(pmd-collapse-only " ARROW " pmd)") &&
-	       has_line(c, "  lose PMD text (was pmd): none") &&
-	       has_line(c, "  result: WORSE, 2 measured regressions"),
+	       tap_has_line(c, "  lose PMD text (was pmd): none") &&
+	       tap_has_line(c, "  result: WORSE, 2 measured regressions"),
 	       "compare: summary");
 	free(c);
 
 	copy = set_verdict(new, "xfs-default", "base");
 	c = compare(new, copy, &worse, &ret);
 	TAP_EQ_LONG(worse, 1, "compare pmd -> base: worse");
-	tap_ok(c && !ret && has_line(c, "  xfs-default: pmd " ARROW
+	tap_ok(c && !ret && tap_has_line(c, "  xfs-default: pmd " ARROW
 				     " base (WORSE)"),
 	       "compare: 'xfs-default: pmd " ARROW " base'");
-	tap_ok(c && has_line(c, "  lose PMD text (was pmd): xfs-default "
+	tap_ok(c && tap_has_line(c, "  lose PMD text (was pmd): xfs-default "
 			     "(pmd " ARROW " base)"),
 	       "compare: lose PMD text names xfs-default");
 	free(c);
@@ -686,8 +658,8 @@ static void test_compare(struct fsp_res_doc *new, struct fsp_res_doc *old)
 
 	c = compare(new, new, &worse, &ret);
 	TAP_EQ_LONG(worse, 0, "compare equal documents: not worse");
-	tap_ok(c && !ret && has_line(c, "  xfs-default: pmd (unchanged)") &&
-	       has_line(c, "  result: no measured regression") &&
+	tap_ok(c && !ret && tap_has_line(c, "  xfs-default: pmd (unchanged)") &&
+	       tap_has_line(c, "  result: no measured regression") &&
 	       !strstr(c, ARROW " fail"), "compare equal: all unchanged");
 	free(c);
 
@@ -711,7 +683,7 @@ static void test_compare(struct fsp_res_doc *new, struct fsp_res_doc *old)
 
 	c = compare(new, old, &worse, &ret);
 	TAP_EQ_LONG(worse, 1, "compare 6.18 -> 6.12: worse");
-	tap_ok(c && has_line(c, "      truncate-split: fail " ARROW " pass "
+	tap_ok(c && tap_has_line(c, "      truncate-split: fail " ARROW " pass "
 			     "(fixed)") &&
 	       strstr(c, "\n  ext4-default: pmd " ARROW " pmd-collapse-only "
 		      "(WORSE)"), "compare backwards: fixed, and pmd lost");
@@ -914,7 +886,7 @@ static void test_exit(void)
 		    "exit status: verdict base with passed probes is 0");
 	k = render(fsp_report_ktap, err, &r1);
 	x = render(fsp_report_junit, err, &r2);
-	tap_ok(k && !r1 && has_line(k, "not ok 1 e # ERROR mkfs.ext4 failed "
+	tap_ok(k && !r1 && tap_has_line(k, "not ok 1 e # ERROR mkfs.ext4 failed "
 				    "(exit 1)"),
 	       "ktap: verdict error is 'not ok ... # ERROR reason'");
 	tap_ok(x && !r2 && strstr(x, "errors=\"1\"") &&
@@ -924,8 +896,8 @@ static void test_exit(void)
 	free(k);
 	free(x);
 	k = render(fsp_report_ktap, skip, &r1);
-	tap_ok(k && !r1 && has_line(k, "ok 1 s # SKIP no") &&
-	       has_line(k, "ok 2 t # SKIP"), "ktap: skip verdicts are ok, SKIP directive");
+	tap_ok(k && !r1 && tap_has_line(k, "ok 1 s # SKIP no") &&
+	       tap_has_line(k, "ok 2 t # SKIP"), "ktap: skip verdicts are ok, SKIP directive");
 	free(k);
 	fsp_res_doc_free(err);
 	fsp_res_doc_free(skip);
@@ -1043,18 +1015,13 @@ static void test_attributes(void)
 int main(void)
 {
 	struct fsp_res_doc *new, *old, *esc;
-	const char *src = getenv("FSP_TEST_DATA");
 
-	if (src && *src)
-		snprintf(datadir, sizeof(datadir), "%s", src);
-	else
-		snprintf(datadir, sizeof(datadir), "%s/tests/data",
-			 getenv("srcdir") ? getenv("srcdir") : ".");
-	new = load("run-6.18.json");
-	old = load("run-6.12-rothp.json");
-	esc = load("escape.json");
+	tap_data_init();
+	new = tap_load_doc("run-6.18.json");
+	old = tap_load_doc("run-6.12-rothp.json");
+	esc = tap_load_doc("escape.json");
 	if (!new || !old || !esc) {
-		tap_diag("fixtures missing in %s (set srcdir)", datadir);
+		tap_diag("fixtures missing in %s (set srcdir)", tap_datadir);
 		return tap_done();
 	}
 	test_ktap(new, old, esc);

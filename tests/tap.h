@@ -88,4 +88,19 @@ static inline int TAP_EQ_STR(const char *got, const char *want,
 		      want ? want : "(null)");
 }
 
+/* Is line (a whole line) in text? */
+static inline int tap_has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = text;
+
+	while (p && (p = strstr(p, line))) {
+		if ((p == text || p[-1] == '\n') &&
+		    (p[n] == '\n' || p[n] == '\0'))
+			return 1;
+		p += 1;
+	}
+	return 0;
+}
+
 #endif
