@@ -5,9 +5,7 @@
 # options with the same arguments and the same environment variables, each
 # one the code reads, usage errors exit 2 with the "Try" line, bad profiles
 # are named with file and line.
-. "$srcdir/tests/tap.sh"
-F="$builddir/src/fsprobe"
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+. "$srcdir/tests/cli-lib.sh"
 
 "$F" --help > "$T/help"; ok $? "--help exits 0"
 for w in env list run check compare cleanup --profile --probe --jobs \
@@ -42,12 +40,6 @@ sed -n '/^\.SH ENVIRONMENT/,/^\.SH /{/^\.TP/{n;p;}}' "$M" | sed 's/^\.B //' |
 r=$?; ok $r "--help and the man page list each FSPROBE_* the code reads ($(wc -l < "$T/env-code"))"
 [ $r -eq 0 ] || cat "$T/env-help" "$T/env-man" | sort | diff "$T/env-code" - | while IFS= read -r l; do diag "$l"; done
 
-expect2() { # expect2 DESC PATTERN ARGS...
-	desc=$1; pat=$2; shift 2
-	"$F" "$@" > "$T/out" 2> "$T/err"; rc=$?
-	[ $rc -eq 2 ] && grep -q -- "$pat" "$T/err"
-	ok $? "$desc: exit 2 (got $rc), stderr has '$pat'"
-}
 expect2 "no command" "no command given"
 expect2 "unknown command" "unknown command 'frob'" frob
 expect2 "unknown option" "Try 'fsprobe --help'" run --frob

@@ -9,17 +9,9 @@
 # error profiles, the table shows the grid and the changes, compare
 # takes two matrices, and no temporary directory survives. `-k host`
 # (a real run) needs root and is left to the final demonstration.
-. "$srcdir/tests/tap.sh"
-F="$builddir/src/fsprobe"
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+. "$srcdir/tests/cli-lib.sh"
 command -v python3 > /dev/null || plan_skip_all "python3 not installed"
 
-expect2() { # expect2 DESC PATTERN ARGS...
-	desc=$1; pat=$2; shift 2
-	"$F" "$@" > "$T/out" 2> "$T/err"; rc=$?
-	[ $rc -eq 2 ] && grep -q -- "$pat" "$T/err"
-	ok $? "$desc: exit 2 (got $rc), stderr has '$pat'"
-}
 "$F" --help > "$T/help"
 grep -q "^  matrix  *the same profiles on several kernels" "$T/help"
 ok $? "--help lists matrix"

@@ -6,17 +6,9 @@
 # run options in its per-boot part, the document between this boot's
 # markers is rendered, a hung guest is stopped by --timeout, SIGTERM stops
 # qemu, and no temporary directory survives. Real boots: make check-vm.
-. "$srcdir/tests/tap.sh"
-F="$builddir/src/fsprobe"
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+. "$srcdir/tests/cli-lib.sh"
 command -v python3 > /dev/null || plan_skip_all "python3 not installed"
 
-expect2() { # expect2 DESC PATTERN ARGS...
-	desc=$1; pat=$2; shift 2
-	"$F" "$@" > "$T/out" 2> "$T/err"; rc=$?
-	[ $rc -eq 2 ] && grep -q -- "$pat" "$T/err"
-	ok $? "$desc: exit 2 (got $rc), stderr has '$pat'"
-}
 "$F" --help > "$T/help"
 for w in "vm " --kernel --modules --deb --timeout; do
 	grep -q -- "$w" "$T/help"; ok $? "--help mentions '$w'"
