@@ -229,6 +229,18 @@ static int global_hold(struct fsp_knob *k, const char *path)
 	return ret;
 }
 
+void fsp_knob_forget_inherited(struct fsp_knobs *ks)
+{
+	int i;
+
+	for (i = 0; i < ks->nr; i++)
+		if (ks->k[i].holdfd >= 0) {
+			close(ks->k[i].holdfd);
+			ks->k[i].holdfd = -1;
+		}
+	ks->nr = 0;
+}
+
 /* Drop our hold; the last holder restores the original. */
 static int global_unhold(struct fsp_knob *k)
 {

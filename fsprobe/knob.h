@@ -61,6 +61,16 @@ int fsp_knob_set(struct fsp_knobs *ks, struct fsp_journal *j,
  * device's queue, and the device may be someone else's by then).
  */
 int fsp_knob_restore_all(struct fsp_knobs *ks);
+/*
+ * In a child just forked from the process that set ks: close its copies
+ * of the system-wide holds and forget the knobs, restoring nothing. A
+ * hold is a flock on an open file that fork shares: a child keeping its
+ * copy holds the knob for its parent, whose restore then takes it for
+ * another run's and leaves it to that run, which is gone when the
+ * child dies (SIGINT to a run: its worker outlived the restore, the
+ * workqueue scope stayed "cpu").
+ */
+void fsp_knob_forget_inherited(struct fsp_knobs *ks);
 /* For cleanup: write a journalled saved value back. */
 int fsp_knob_restore_saved(const char *path, const char *saved);
 /* Is path a system-wide knob (one in the FSP_KNOB_DIR registry)? */

@@ -148,6 +148,8 @@ worker(struct run *r, int p, struct fsp_slot_lease *lease, int cpu)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	fsp_set_signals(SIG_DFL);
 	sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
+	/* The run's knobs are the parent's to hold and restore. */
+	fsp_knob_forget_inherited(&r->knobs);
 	o.wd = &r->wd[p];
 	if (getppid() != r->self)
 		_exit(3);	/* parent died before PDEATHSIG was set */
