@@ -89,16 +89,19 @@ static int check_matrix(struct fsp_cli *cli)
 			return FSP_EXIT_USAGE;
 		}
 	}
+	/* Bad arguments first, then what this machine lacks. */
+	ret = fsp_select_cases(cli, &o);
+	if (!ret)
+		ret = fsp_select_profiles(cli, &profs, &nr);
+	fsp_profile_free_all(profs, nr);
+	if (ret)
+		return ret;
 	if (guests && fsp_proc_find(fsp_vm_qemu(), path, sizeof(path))) {
 		fsp_warn("%s not found: install qemu-system-x86 "
 			 "(./bootstrap-deps --vm)", fsp_vm_qemu());
 		return FSP_EXIT_USAGE;
 	}
-	ret = fsp_select_cases(cli, &o);
-	if (!ret)
-		ret = fsp_select_profiles(cli, &profs, &nr);
-	fsp_profile_free_all(profs, nr);
-	return ret;
+	return 0;
 }
 
 /*

@@ -26,19 +26,21 @@ int fsp_run_doc(struct fsp_cli *cli, struct fsp_res_doc **doc)
 	int nr = 0, ret;
 
 	*doc = NULL;
-	/* Bad -P or -p is a usage error (2) with or without root. */
+	/*
+	 * A bad -P is a usage error with or without root; the profiles are
+	 * read once root is checked (a user may not read their directory:
+	 * /root/fsprobe on a fresh system).
+	 */
 	memset(&o, 0, sizeof(o));
 	ret = fsp_select_cases(cli, &o);
+	if (ret)
+		return ret;
+	ret = fsp_enter_privileged("run", "loop devices, mounts");
 	if (ret)
 		return ret;
 	ret = fsp_select_profiles(cli, &profs, &nr);
 	if (ret)
 		return ret;
-	ret = fsp_enter_privileged("run", "loop devices, mounts");
-	if (ret) {
-		fsp_profile_free_all(profs, nr);
-		return ret;
-	}
 	o.size_mb = cli->size_mb;
 	o.keep = cli->keep;
 	o.verbose = cli->verbose;
