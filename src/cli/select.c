@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "util.h"
 
+/* Decided once, by the first call (main's, before any unshare). */
 static int in_build_tree(void)
 {
 	static int cached = -1;
