@@ -89,6 +89,12 @@ int fsp_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Root check + private mount namespace; 0 or the exit code. */
 int fsp_enter_privileged(const char *cmd, const char *needs);
 
+/*
+ * Is this binary the build tree's src/fsprobe? Decided by the first call
+ * and kept: main() asks before any command moves into its private mount
+ * namespace, where a chroot's /proc/self/exe names another path.
+ */
+int fsp_in_build_tree(void);
 /* Where profiles and payloads are (build tree, env, or installed). */
 const char *fsp_profile_dir(void);
 const char *fsp_payload_dir(void);

@@ -18,12 +18,8 @@ int main(int argc, char **argv)
 
 	/* FSPROBE_URING=1: write test files through io_uring (uring.h). */
 	fsp_uring_want(uring && *uring && strcmp(uring, "0"));
-	/*
-	 * Whether we run from the build tree, decided now: in a chroot,
-	 * /proc/self/exe names another path once a command has moved into
-	 * its private mount namespace.
-	 */
-	fsp_profile_dir();
+	/* Before any unshare (cli.h says why). */
+	fsp_in_build_tree();
 	ret = fsp_cli_parse(argc, argv, &cli);
 	if (ret >= 0) {
 		free(cli.args);	/* the words taken before the error */

@@ -17,7 +17,7 @@
 #include "util.h"
 
 /* Decided once, by the first call (main's, before any unshare). */
-static int in_build_tree(void)
+int fsp_in_build_tree(void)
 {
 	static int cached = -1;
 	char exe[PATH_MAX], want[PATH_MAX];
@@ -48,7 +48,7 @@ static const char *pick_dir(const char *var, const char *build,
 		*from = "environment";
 		return env;
 	}
-	if (in_build_tree()) {
+	if (fsp_in_build_tree()) {
 		*from = "build-tree";
 		return build;
 	}

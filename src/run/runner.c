@@ -437,9 +437,9 @@ static const char *dev_base(const char *dev)
 static void kernel_log_check(struct fsp_kmsg *km, const struct fsp_fsenv *e,
 			     struct fsp_res_profile *out)
 {
-	const char *ours[6];
+	const char *ours[5];
 	char lines[2048], why[2100];
-	int hits, n = 0;
+	int hits, first, n = 0;
 
 	if (e->loop.dev[0])
 		ours[n++] = dev_base(e->loop.dev);
@@ -447,10 +447,8 @@ static void kernel_log_check(struct fsp_kmsg *km, const struct fsp_fsenv *e,
 		ours[n++] = dev_base(e->dm.dev);
 	if (e->dm.name[0])
 		ours[n++] = e->dm.name;
-	if (e->nullb.name[0])
+	if (e->nullb.name[0])	/* also its disk's name: /dev/NAME */
 		ours[n++] = e->nullb.name;
-	if (e->nullb.dev[0])
-		ours[n++] = dev_base(e->nullb.dev);
 	ours[n] = NULL;
 	hits = fsp_kmsg_scan(km, ours, lines, sizeof(lines));
 	fsp_kmsg_close(km);
@@ -459,10 +457,10 @@ static void kernel_log_check(struct fsp_kmsg *km, const struct fsp_fsenv *e,
 	free(out->kernel_log);
 	out->kernel_log = strdup(lines);
 	/* The first line only: a reason is one line of the table. */
+	first = (int)strcspn(lines, "\n");
 	snprintf(why, sizeof(why), "kernel log reported %d problem line(s) "
-		 "during this profile: %.*s", hits,
-		 (int)strcspn(lines, "\n") < 200 ?
-		 (int)strcspn(lines, "\n") : 200, lines);
+		 "during this profile: %.*s", hits, first < 200 ? first : 200,
+		 lines);
 	fsp_res_set_verdict(out, FSP_V_ERROR, why);
 }
 
