@@ -44,8 +44,10 @@ ok $? "the guest reports nothing left: ${left:-no such line}"
 ! tr -d '\r' < "$T/err" | grep -q "insmod dm-.* failed"
 ok $? "the guest loaded dm-mod and dm-flakey"
 
-# The host: no device-mapper here (else the profiles would run).
-if [ -e /dev/mapper/control ]; then
+# The host: no device-mapper here (else the profiles would run). Asked
+# of the kernel, not of /dev/mapper/control: `dmsetup` makes that node
+# whether or not a driver answers it (fsprobe opens it: ENXIO then).
+if grep -qw device-mapper /proc/misc; then
 	skip "the host has device-mapper: no skip to check"
 else
 	"$F" list > "$T/list" 2>&1
