@@ -40,12 +40,8 @@ static const char *unresolved[MAX_KERNELS];	/* why, for such a series */
 /* A TERM or HUP sent to us alone reaches the children too. */
 static void on_signal(int sig)
 {
-	int i;
-
 	got_signal = sig;
-	for (i = 0; i < MAX_KERNELS; i++)
-		if (kids[i] > 0)
-			kill(kids[i], sig);
+	fsp_signal_pids(kids, MAX_KERNELS, sig);
 }
 
 static int is_host(const char *spec)

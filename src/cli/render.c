@@ -130,66 +130,78 @@ static int open_output(struct fsp_cli *cli,
 	return 0;
 }
 
-int fsp_render(struct fsp_cli *cli, const struct fsp_res_doc *doc)
+/* What a writer needs besides the stream and what it writes. */
+struct render_ctx {
+	enum fsp_format format;
+	struct fsp_render_opts o;
+	struct fsp_kcidb_opts kopts;
+};
+
+/* One report, or one matrix of them, in the format asked for. */
+typedef int (*render_fn)(FILE *out, const void *what,
+			 const struct render_ctx *c);
+
+static int render_with(struct fsp_cli *cli, render_fn write, const void *what)
 {
-	struct fsp_render_opts o = { .verbose = cli->verbose };
-	struct fsp_kcidb_opts kopts = kcidb_opts(cli);
-	FILE *out;
+	struct render_ctx c = {
+		.format = cli->format,
+		.o = { .verbose = cli->verbose },
+		.kopts = kcidb_opts(cli),
+	};
+	FILE *out = NULL;
 	int ret;
 
-	ret = open_output(cli, &kopts, &o, &out);
+	ret = open_output(cli, &c.kopts, &c.o, &out);
 	if (ret)
 		return ret;
-	switch (cli->format) {
+	return finish(out, write(out, what, &c));
+}
+
+static int write_doc(FILE *out, const void *what, const struct render_ctx *c)
+{
+	const struct fsp_res_doc *doc = what;
+
+	switch (c->format) {
 	case FMT_TABLE:
-		ret = fsp_report_table(out, doc, &o);
-		break;
+		return fsp_report_table(out, doc, &c->o);
 	case FMT_JSON:
-		ret = fsp_report_json(out, doc);
-		break;
+		return fsp_report_json(out, doc);
 	case FMT_KTAP:
-		ret = fsp_report_ktap(out, doc);
-		break;
+		return fsp_report_ktap(out, doc);
 	case FMT_JUNIT:
-		ret = fsp_report_junit(out, doc);
-		break;
+		return fsp_report_junit(out, doc);
 	case FMT_HTML:
-		ret = fsp_report_html(out, doc);
-		break;
+		return fsp_report_html(out, doc);
 	case FMT_KCIDB:
-		ret = fsp_report_kcidb(out, &doc, 1, &kopts);
-		break;
+		return fsp_report_kcidb(out, &doc, 1, &c->kopts);
 	case FMT_LAVA:
-		ret = fsp_report_lava(out, doc);
-		break;
+		return fsp_report_lava(out, doc);
 	}
-	return finish(out, ret);
+	return -EINVAL;
+}
+
+/* A matrix has JSON, HTML and KCIDB of its own; any other is the table. */
+static int write_matrix(FILE *out, const void *what,
+			const struct render_ctx *c)
+{
+	const struct fsp_res_matrix *m = what;
+
+	if (c->format == FMT_JSON)
+		return fsp_report_matrix_json(out, m);
+	if (c->format == FMT_HTML)
+		return fsp_report_matrix_html(out, m);
+	if (c->format == FMT_KCIDB)
+		return fsp_report_kcidb(out, (const struct fsp_res_doc *const *)
+					m->kernels, m->nr, &c->kopts);
+	return fsp_report_matrix_table(out, m, &c->o);
+}
+
+int fsp_render(struct fsp_cli *cli, const struct fsp_res_doc *doc)
+{
+	return render_with(cli, write_doc, doc);
 }
 
 int fsp_render_matrix(struct fsp_cli *cli, const struct fsp_res_matrix *m)
 {
-	struct fsp_render_opts o = { .verbose = cli->verbose };
-	struct fsp_kcidb_opts kopts = kcidb_opts(cli);
-	FILE *out;
-	int ret;
-
-	ret = open_output(cli, &kopts, &o, &out);
-	if (ret)
-		return ret;
-	switch (cli->format) {
-	case FMT_JSON:
-		ret = fsp_report_matrix_json(out, m);
-		break;
-	case FMT_HTML:
-		ret = fsp_report_matrix_html(out, m);
-		break;
-	case FMT_KCIDB:
-		ret = fsp_report_kcidb(out, (const struct fsp_res_doc *const *)
-				       m->kernels, m->nr, &kopts);
-		break;
-	default:
-		ret = fsp_report_matrix_table(out, m, &o);
-		break;
-	}
-	return finish(out, ret);
+	return render_with(cli, write_matrix, m);
 }

@@ -565,8 +565,9 @@ out:
 	return ret;
 }
 
-int fsp_compare(FILE *out, const struct fsp_res_doc *old_doc,
-		const struct fsp_res_doc *new_doc, int *worse)
+static int compare_docs(FILE *out, const struct fsp_res_doc *old_doc,
+			const struct fsp_res_doc *new_doc, int *worse,
+			int changes_only)
 {
 	struct cmp c = { out, old_doc, new_doc, NULL, 0 };
 	int ret;
@@ -574,21 +575,19 @@ int fsp_compare(FILE *out, const struct fsp_res_doc *old_doc,
 	*worse = 0;
 	if (!old_doc || !new_doc)
 		return -EINVAL;
-	ret = compare(&c, 0);
+	ret = compare(&c, changes_only);
 	*worse = ret > 0;
 	return ret < 0 ? ret : 0;
+}
+
+int fsp_compare(FILE *out, const struct fsp_res_doc *old_doc,
+		const struct fsp_res_doc *new_doc, int *worse)
+{
+	return compare_docs(out, old_doc, new_doc, worse, 0);
 }
 
 int fsp_compare_changes(FILE *out, const struct fsp_res_doc *old_doc,
 			const struct fsp_res_doc *new_doc, int *worse)
 {
-	struct cmp c = { out, old_doc, new_doc, NULL, 0 };
-	int ret;
-
-	*worse = 0;
-	if (!old_doc || !new_doc)
-		return -EINVAL;
-	ret = compare(&c, 1);
-	*worse = ret > 0;
-	return ret < 0 ? ret : 0;
+	return compare_docs(out, old_doc, new_doc, worse, 1);
 }

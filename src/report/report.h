@@ -49,6 +49,13 @@ int fsp_report_html(FILE *out, const struct fsp_res_doc *doc);
 void fsp_report_folio_size(long long page_size, int order, char *buf,
 			   size_t len);
 /* The document as -f json writes it (the encoder, pretty-printed). */
+int fsp_report_json_object(FILE *out, struct json_object *o);
+/*
+ * A JSON value as the text a report shows, *len bytes: a string as it
+ * is (with any embedded NUL), an object or array as plain JSON, other
+ * values (and a missing one, "null") as their literal.
+ */
+const char *fsp_report_value_text(struct json_object *v, size_t *len);
 int fsp_report_json(FILE *out, const struct fsp_res_doc *doc);
 /* KTAP v1: one subtest per profile, one result line per probe. */
 int fsp_report_ktap(FILE *out, const struct fsp_res_doc *doc);

@@ -69,17 +69,10 @@ static void put(FILE *out, const char *s, const char *dflt)
 /* A JSON value as text: strings keep embedded NULs (-> U+FFFD). */
 static void put_value(FILE *out, struct json_object *v)
 {
-	if (!v)
-		put(out, "null", NULL);
-	else if (json_object_is_type(v, json_type_string))
-		put_len(out, json_object_get_string(v),
-			(size_t)json_object_get_string_len(v));
-	else if (json_object_is_type(v, json_type_object) ||
-		 json_object_is_type(v, json_type_array))
-		put(out, json_object_to_json_string_ext(v,
-			JSON_C_TO_STRING_PLAIN), NULL);
-	else
-		put(out, json_object_get_string(v), NULL);
+	size_t len;
+	const char *s = fsp_report_value_text(v, &len);
+
+	put_len(out, s, len);
 }
 
 /* A CSS class for the verdict: from the table, never from the text. */

@@ -93,17 +93,10 @@ static void xml_put(FILE *out, const char *s, int attr)
 /* A JSON value as XML text; strings keep embedded NULs (-> U+FFFD). */
 static void xml_put_value(FILE *out, struct json_object *v, int attr)
 {
-	if (!v)
-		xml_put(out, "null", attr);
-	else if (json_object_is_type(v, json_type_string))
-		xml_put_len(out, json_object_get_string(v),
-			    (size_t)json_object_get_string_len(v), attr);
-	else if (json_object_is_type(v, json_type_object) ||
-		 json_object_is_type(v, json_type_array))
-		xml_put(out, json_object_to_json_string_ext(v,
-			JSON_C_TO_STRING_PLAIN), attr);
-	else
-		xml_put(out, json_object_get_string(v), attr);
+	size_t len;
+	const char *s = fsp_report_value_text(v, &len);
+
+	xml_put_len(out, s, len, attr);
 }
 
 static void attr(FILE *out, const char *key, const char *val)

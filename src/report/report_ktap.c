@@ -44,17 +44,10 @@ void fsp_report_put_line(FILE *out, const char *s, int name)
 /* The text of a JSON value on one line: scalars raw, containers as JSON. */
 void fsp_report_put_value(FILE *out, struct json_object *v)
 {
-	if (!v)
-		fputs("null", out);
-	else if (json_object_is_type(v, json_type_string))
-		put_mem(out, json_object_get_string(v),
-			(size_t)json_object_get_string_len(v), 0);
-	else if (json_object_is_type(v, json_type_object) ||
-		 json_object_is_type(v, json_type_array))
-		fsp_report_put_line(out, json_object_to_json_string_ext(v,
-				    JSON_C_TO_STRING_PLAIN), 0);
-	else
-		fsp_report_put_line(out, json_object_get_string(v), 0);
+	size_t len;
+	const char *s = fsp_report_value_text(v, &len);
+
+	put_mem(out, s, len, 0);
 }
 
 /* Bit i of routes as fsp_route_names[i], joined by sep; empty if none. */
@@ -125,38 +118,40 @@ static void result_line(FILE *out, const char *indent, int ok, size_t n,
 /* One probe inside a profile's subtest; returns 1 if it is not ok. */
 static int probe_ktap(FILE *out, const struct fsp_res_probe *pr, size_t n)
 {
-	const char *why = pr->reason;
+	const char *why = pr->reason, *directive = NULL, *on_line = NULL;
 	char unknown[128];
+	int ok = 0;
 
 	diag_object(out, KTAP_INDENT, pr->evidence);
 	switch (pr->result) {
 	case FSP_PASS:
-		if (why)
-			diag(out, KTAP_INDENT, "reason", why);
-		result_line(out, KTAP_INDENT, 1, n, pr->name, NULL, NULL);
-		return 0;
+		ok = 1;
+		break;
 	case FSP_SKIP:
-		result_line(out, KTAP_INDENT, 1, n, pr->name, "SKIP", why);
-		return 0;
+		ok = 1;
+		directive = "SKIP";
+		on_line = why;
+		break;
 	case FSP_FAIL:
-		/* As a diagnostic line: after "not ok", a reason starting with
-		 * a directive word would be read as that directive. */
-		if (why)
-			diag(out, KTAP_INDENT, "reason", why);
-		result_line(out, KTAP_INDENT, 0, n, pr->name, NULL, NULL);
-		return 1;
+		break;
 	case FSP_ERROR:
-		result_line(out, KTAP_INDENT, 0, n, pr->name, "ERROR", why);
-		return 1;
+		directive = "ERROR";
+		on_line = why;
+		break;
 	default:
 		snprintf(unknown, sizeof(unknown), "unknown result '%s'",
 			 pr->result_other ? pr->result_other : "(none)");
-		if (why)
-			diag(out, KTAP_INDENT, "reason", why);
-		result_line(out, KTAP_INDENT, 0, n, pr->name, "ERROR",
-			    unknown);
-		return 1;
+		directive = "ERROR";
+		on_line = unknown;
+		break;
 	}
+	/* A reason not on the result line goes before it, as a diagnostic
+	 * line: after "not ok", a reason starting with a directive word
+	 * would be read as that directive. */
+	if (why && on_line != why)
+		diag(out, KTAP_INDENT, "reason", why);
+	result_line(out, KTAP_INDENT, ok, n, pr->name, directive, on_line);
+	return !ok;
 }
 
 static const char *or(const char *s, const char *dflt)

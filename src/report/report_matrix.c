@@ -265,13 +265,7 @@ int fsp_report_matrix_table(FILE *out, const struct fsp_res_matrix *m,
 
 int fsp_report_matrix_json(FILE *out, const struct fsp_res_matrix *m)
 {
-	struct json_object *o = fsp_res_matrix_json(m);
-
-	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-					     JSON_C_TO_STRING_SPACED), out);
-	fputc('\n', out);
-	json_object_put(o);
-	return ferror(out) ? -EIO : 0;
+	return fsp_report_json_object(out, fsp_res_matrix_json(m));
 }
 
 int fsp_matrix_exit_status(const struct fsp_res_matrix *m)

@@ -168,37 +168,25 @@ static void summarize(struct summary *s, const struct fsp_res_profile *p)
 		s->skip += p->probes[k].result == FSP_SKIP;
 		s->error += p->probes[k].result == FSP_ERROR;
 	}
-	switch (p->verdict) {
-	case FSP_V_LARGE:
-		add_name(s->large, sizeof(s->large), name, NULL);
-		break;
-	case FSP_V_BASE:
-		add_name(s->base, sizeof(s->base), name, NULL);
-		break;
-	default:
-		break;
-	}
-	if (p->verdict == FSP_V_PMD || p->verdict == FSP_V_PMD_COLLAPSE_ONLY)
+#define ADD(list, tag)	add_name(s->list, sizeof(s->list), name, tag)
+	if (p->verdict == FSP_V_LARGE)
+		ADD(large, NULL);
+	else if (p->verdict == FSP_V_BASE)
+		ADD(base, NULL);
+	if (p->verdict == FSP_V_PMD) {
 		add_routes(s, name, p->has_probes ? p->routes : 0);
-	switch (p->verdict) {
-	case FSP_V_PMD:
-		add_name(s->keep, sizeof(s->keep), name, NULL);
-		break;
-	case FSP_V_PMD_COLLAPSE_ONLY:
-		add_name(s->lose, sizeof(s->lose), name, NULL);
-		break;
-	default:
-		switch (fsp_verdict_info(p->verdict)->family) {
-		case FSP_FAM_FILE:
-			add_name(s->never, sizeof(s->never), name, v);
-			break;
-		case FSP_FAM_SHMEM:
-			add_name(s->shmem, sizeof(s->shmem), name, v);
-			break;
-		default:
-			add_name(s->none, sizeof(s->none), name, v);
-		}
+		ADD(keep, NULL);
+	} else if (p->verdict == FSP_V_PMD_COLLAPSE_ONLY) {
+		add_routes(s, name, p->has_probes ? p->routes : 0);
+		ADD(lose, NULL);
+	} else if (fsp_verdict_info(p->verdict)->family == FSP_FAM_FILE) {
+		ADD(never, v);
+	} else if (fsp_verdict_info(p->verdict)->family == FSP_FAM_SHMEM) {
+		ADD(shmem, v);
+	} else {
+		ADD(none, v);
 	}
+#undef ADD
 }
 
 static void header(FILE *out, const struct fsp_res_doc *doc)

@@ -56,15 +56,23 @@ void fsp_res_profile_init(struct fsp_res_profile *p)
 	};
 }
 
+/* Frees the n strings of v, then v. */
+static void free_strings(char **v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 void fsp_res_profile_clear(struct fsp_res_profile *p)
 {
 	int i;
 
 	free(p->name);
 	free(p->fs);
-	for (i = 0; i < p->nr_mkfs; i++)
-		free(p->mkfs[i]);
-	free(p->mkfs);
+	free_strings(p->mkfs, p->nr_mkfs);
 	free(p->mount_options);
 	free(p->description);
 	free(p->verdict_other);
@@ -78,17 +86,13 @@ void fsp_res_profile_clear(struct fsp_res_profile *p)
 	free(p->probes);
 	free(p->kernel_log);
 	json_object_put(p->watchdog);
-	for (i = 0; i < p->nr_attributes; i++)
-		free(p->attributes[i]);
-	free(p->attributes);
+	free_strings(p->attributes, p->nr_attributes);
 	json_object_put(p->attribute_evidence);
 	json_object_put(p->null_blk);
 	json_object_put(p->fixed_files);
 	free(p->loop.device);
 	free(p->loop.slot_device_refused);
-	for (i = 0; i < p->server.nr_argv; i++)
-		free(p->server.argv[i]);
-	free(p->server.argv);
+	free_strings(p->server.argv, p->server.nr_argv);
 	fsp_res_profile_init(p);
 }
 
@@ -134,16 +138,28 @@ void fsp_res_doc_free(struct fsp_res_doc *d)
 	free(d);
 }
 
+/* Grows *arr of *nr elements of size by one, zeroed; NULL: no memory. */
+static void *append(void **arr, int *nr, size_t size)
+{
+	char *na = realloc(*arr, (*nr + 1) * size);
+
+	if (!na)
+		return NULL;
+	*arr = na;
+	na += (size_t)(*nr)++ * size;
+	memset(na, 0, size);
+	return na;
+}
+
 struct fsp_res_profile *fsp_res_add_profile(struct fsp_res_doc *d)
 {
-	struct fsp_res_profile *np;
+	void *arr = d->profiles;
+	struct fsp_res_profile *np = append(&arr, &d->nr_profiles,
+					    sizeof(*np));
 
-	np = realloc(d->profiles, (d->nr_profiles + 1) * sizeof(*np));
-	if (!np)
-		return NULL;
-	d->profiles = np;
-	np = &d->profiles[d->nr_profiles++];
-	fsp_res_profile_init(np);
+	d->profiles = arr;
+	if (np)
+		fsp_res_profile_init(np);
 	return np;
 }
 
@@ -172,14 +188,12 @@ struct fsp_res_probe *fsp_res_add_probe(struct fsp_res_profile *p,
 					const char *name,
 					enum fsp_outcome result)
 {
-	struct fsp_res_probe *np;
+	void *arr = p->probes;
+	struct fsp_res_probe *np = append(&arr, &p->nr_probes, sizeof(*np));
 
-	np = realloc(p->probes, (p->nr_probes + 1) * sizeof(*np));
+	p->probes = arr;
 	if (!np)
 		return NULL;
-	p->probes = np;
-	np = &p->probes[p->nr_probes++];
-	memset(np, 0, sizeof(*np));
 	np->name = strdup(name);
 	np->result = result;
 	return np;

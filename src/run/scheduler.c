@@ -46,12 +46,17 @@ static volatile pid_t workers[MAX_WORKERS];
 
 static void on_signal(int sig)
 {
+	got_signal = sig;
+	fsp_signal_pids(workers, MAX_WORKERS, SIGTERM);
+}
+
+void fsp_signal_pids(const volatile pid_t *pids, int n, int sig)
+{
 	int i;
 
-	got_signal = sig;
-	for (i = 0; i < MAX_WORKERS; i++)
-		if (workers[i] > 0)
-			kill(workers[i], SIGTERM);
+	for (i = 0; i < n; i++)
+		if (pids[i] > 0)
+			kill(pids[i], sig);
 }
 
 void fsp_set_signals(void (*handler)(int))

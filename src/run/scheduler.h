@@ -12,6 +12,8 @@
 #ifndef FSP_SCHEDULER_H
 #define FSP_SCHEDULER_H
 
+#include <sys/types.h>
+
 #include "profile.h"
 #include "result.h"
 #include "runner.h"
@@ -38,5 +40,8 @@ int fsp_sched_signal(void);
 
 /* SIGINT, SIGTERM and SIGHUP to handler (SIG_DFL to restore). */
 void fsp_set_signals(void (*handler)(int));
+
+/* From a signal handler: sig to each of the n pids that is > 0. */
+void fsp_signal_pids(const volatile pid_t *pids, int n, int sig);
 
 #endif

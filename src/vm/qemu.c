@@ -197,41 +197,25 @@ const char *fsp_vm_accel(void)
 
 /* qemu's command line: no NIC, the console on stdio, the result file. */
 static int qemu_argv(const struct fsp_vm_boot *b, char *chardev, size_t len,
-		     char **argv)
+		     char **argv, size_t max)
 {
-	int n = 0, ret;
+	const char *v[] = {
+		fsp_vm_qemu(), "-accel", b->accel, "-cpu", "max",
+		"-m", FSP_VM_MEM, "-smp", "2", "-nographic", "-no-reboot",
+		"-nic", "none",	/* no NIC: no iPXE ROM to load either */
+		"-monitor", "none", "-serial", "stdio",
+		"-chardev", chardev, "-serial", "chardev:fspres",
+		"-kernel", b->kernel, "-initrd", b->initrd,
+		"-append", "console=ttyS0 panic=-1 quiet", NULL,
+	};
+	int ret;
 
 	ret = qemu_escape(chardev, len, "file,id=fspres,path=", b->result);
 	if (ret)
 		return ret;
-	argv[n++] = (char *)fsp_vm_qemu();
-	argv[n++] = "-accel";
-	argv[n++] = (char *)b->accel;
-	argv[n++] = "-cpu";
-	argv[n++] = "max";
-	argv[n++] = "-m";
-	argv[n++] = FSP_VM_MEM;
-	argv[n++] = "-smp";
-	argv[n++] = "2";
-	argv[n++] = "-nographic";
-	argv[n++] = "-no-reboot";
-	argv[n++] = "-nic";	/* no NIC: no iPXE ROM to load either */
-	argv[n++] = "none";
-	argv[n++] = "-monitor";
-	argv[n++] = "none";
-	argv[n++] = "-serial";
-	argv[n++] = "stdio";
-	argv[n++] = "-chardev";
-	argv[n++] = chardev;
-	argv[n++] = "-serial";
-	argv[n++] = "chardev:fspres";
-	argv[n++] = "-kernel";
-	argv[n++] = (char *)b->kernel;
-	argv[n++] = "-initrd";
-	argv[n++] = (char *)b->initrd;
-	argv[n++] = "-append";
-	argv[n++] = "console=ttyS0 panic=-1 quiet";
-	argv[n] = NULL;
+	if (FSP_ARRAY_SIZE(v) > max)
+		return -E2BIG;
+	memcpy(argv, v, sizeof(v));
 	return 0;
 }
 
@@ -328,7 +312,8 @@ int fsp_vm_boot(struct fsp_vm_boot *b)
 	int fd[2] = { -1, -1 }, ret;
 	pid_t pid;
 
-	ret = qemu_argv(b, chardev, sizeof(chardev), argv);
+	ret = qemu_argv(b, chardev, sizeof(chardev), argv,
+			FSP_ARRAY_SIZE(argv));
 	if (!ret)
 		ret = start(argv, fd, &pid);
 	if (ret)
