@@ -6,11 +6,15 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "kmsg.h"
+#include "util.h"
 
 static const char *const splats[] = {
 	"WARNING:", "BUG:", "Oops", "general protection", "Kernel panic",
@@ -187,6 +191,52 @@ int fsp_kmsg_since(long long since_us, char *buf, size_t len)
 	}
 	close(fd);
 	return nr;
+}
+
+/* The kernel's name of the block device at path ("loop3", "dm-0"). */
+static int kernel_name(const char *path, char *name, size_t len)
+{
+	char link[64], target[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISBLK(st.st_mode))
+		return -ENOTBLK;
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u",
+		 major(st.st_rdev), minor(st.st_rdev));
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	return fsp_strcpy(name, len, strrchr(target, '/') ?
+			  strrchr(target, '/') + 1 : target);
+}
+
+int fsp_kmsg_last_about(const char *dev, long long since_us, char *buf,
+			size_t len)
+{
+	char log[16384], name[64], said[64], *line, *save;
+	int ret, found = 0;
+
+	ret = kernel_name(dev, name, sizeof(name));
+	if (!ret)
+		ret = fsp_kmsg_since(since_us, log, sizeof(log));
+	if (ret < 0)
+		return ret;
+	for (line = strtok_r(log, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *msg = strstr(line, "] ");
+
+		msg = msg ? msg + 2 : line;
+		if (fsp_kmsg_device(msg, said, sizeof(said)) &&
+		    !strcmp(said, name)) {
+			fsp_strcpy(buf, len, msg);
+			found = 1;
+		}
+	}
+	return found;
 }
 
 void fsp_kmsg_close(struct fsp_kmsg *k)

@@ -39,6 +39,14 @@ int fsp_kmsg_about_ours(const char *msg, const char *const *ours);
  * CAP_SYSLOG).
  */
 int fsp_kmsg_since(long long since_us, char *buf, size_t len);
+/*
+ * The last message logged at or after since_us that names the block
+ * device dev (a path: /dev/loop3; the kernel calls it "loop3", a dm
+ * device "dm-0") in its prefix, without its time stamp, into buf.
+ * 1 if there is one, 0 if not, -errno.
+ */
+int fsp_kmsg_last_about(const char *dev, long long since_us, char *buf,
+			size_t len);
 /* Is this one kernel log message a splat? */
 int fsp_kmsg_is_splat(const char *msg);
 void fsp_kmsg_close(struct fsp_kmsg *k);

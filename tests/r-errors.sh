@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # r-errors.sh - bad environments give a verdict with a reason, never a
 # crash: a missing mkfs tool and a filesystem not in the kernel are
-# `skip`, a failing mkfs and a full filesystem are `error` with the cause,
+# `skip`, a failing mkfs, a mount the kernel refuses and a full filesystem
+# are `error` with the cause (the refused mount: with the kernel's own line),
 # the other profiles still run, and nothing is left behind. An `error`
 # verdict (nothing measured) makes `run` and `check` exit 1; `skip`
 # verdicts alone exit 0.
@@ -13,6 +14,7 @@ printf 'fs = nosuchfs\nmkfs = mkfs.ext4 -F -q\n' > "$P/no-fs.conf"
 printf 'fs = ext4\nmkfs = mkfs.ext4 -F -q -O nosuchfeature\n' > "$P/bad-mkfs.conf"
 printf 'fs = ext4\nmkfs = mkfs.ext4 -F -q\nsize = 16\n' > "$P/full.conf"
 printf 'fs = xfs\nmkfs = mkfs.xfs -f -q\n' > "$P/good.conf"
+printf 'fs = ext4\nmkfs = mkfs.ext4 -F -q\nmount_options = journal_async_commit\n' > "$P/bad-mount.conf"
 printf 'fs = tmpfs\nmount_options = huge=always,size=4m\n' > "$P/full-tmpfs.conf"
 J="$TMPD/out.json"
 FSPROBE_PROFILE_DIR="$P" "$FSPROBE" run -f json -o "$J" 2> "$TMPD/err"
@@ -27,6 +29,8 @@ json_assert "$J" "p['full']['verdict'] == 'error' and 'No space left' in p['full
 	"full filesystem: error, ENOSPC named"
 json_assert "$J" "p['full-tmpfs']['verdict'] == 'error' and 'No space left' in p['full-tmpfs']['reason']" \
 	"full tmpfs: error, ENOSPC named"
+json_assert "$J" "p['bad-mount']['verdict'] == 'error' and \"Invalid argument (kernel: EXT4-fs (loop\" in p['bad-mount']['reason'] and 'journal_async_commit in data=ordered' in p['bad-mount']['reason']" \
+	"refused mount: error, with what the kernel logged about our device"
 json_assert "$J" "p['good']['verdict'] == 'pmd'" "the good profile still ran: pmd"
 check_no_leaks
 

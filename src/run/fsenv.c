@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fsenv.h"
+#include "kmsg.h"
 #include "proc.h"
 #include "mnt.h"
 #include "sparse.h"
@@ -159,6 +160,26 @@ static int run_mkfs(struct fsp_fsenv *e)
 	return 0;
 }
 
+/*
+ * Why a mount failed: libmount's guess, or better what the kernel logged
+ * about our device since t0 ("EXT4-fs (loop0): bad block size 16384"),
+ * beside the errno.
+ */
+static void mount_error(struct fsp_fsenv *e, const char *src,
+			const char *fstype, const char *opts, int ret,
+			const char *msg, long long t0)
+{
+	char said[256];
+
+	if (fsp_kmsg_last_about(src, (t0 - 1) * 1000, said,
+				sizeof(said)) > 0)
+		snprintf(e->err, sizeof(e->err), "mount -t %s -o '%s': %s "
+			 "(kernel: %s)", fstype, opts, strerror(-ret), said);
+	else
+		snprintf(e->err, sizeof(e->err), "mount -t %s -o '%s': %s",
+			 fstype, opts, msg[0] ? msg : strerror(-ret));
+}
+
 static int mount_one(struct fsp_fsenv *e, const char *src,
 		     const char *target, const char *fstype, const char *opts)
 {
@@ -177,8 +198,7 @@ static int mount_one(struct fsp_fsenv *e, const char *src,
 	fsp_wd_end(e->wd);
 	e->t_mount += fsp_now_ms() - t0;
 	if (ret)
-		snprintf(e->err, sizeof(e->err), "mount -t %s -o '%s': %s",
-			 fstype, opts, msg[0] ? msg : strerror(-ret));
+		mount_error(e, src, fstype, opts, ret, msg, t0);
 	return ret;
 }
 
