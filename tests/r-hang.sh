@@ -41,6 +41,20 @@ gone() {
 	return 1
 }
 
+# unstick PID OUT GONE-DESC WHAT: kill the server; PID, stuck reading
+# from it, must go (a test named GONE-DESC), then `fsprobe cleanup` must
+# exit 0 having unwound the run (WHAT: ...), its output in $TMPD/OUT.*;
+# the dead mount is let go.
+unstick() {
+	kill -KILL "$srv_pid"; wait "$srv_pid" 2>/dev/null; srv_pid=
+	gone "$1"; ok $? "$3"
+	"$FSPROBE" cleanup > "$TMPD/$2.out" 2> "$TMPD/$2.err"; rc=$?
+	[ $rc -eq 0 ] && grep -q "1 stale run(s) unwound" "$TMPD/$2.out"
+	ok $? "$4: exit 0 (got $rc), the run unwound"
+	sed 's/^/# /' "$TMPD/$2.out" "$TMPD/$2.err"
+	mounted && umount -l "$MNT"
+}
+
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 field() { python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['profiles'][int(sys.argv[2])]; print((p.get('watchdog') or {}).get(sys.argv[3]))" "$@"; }
 
@@ -122,13 +136,8 @@ sed 's/^/# /' "$TMPD/c1.err"
 [ -n "$(ls -A "$FSPROBE_STATE_DIR" 2>/dev/null)" ]
 ok $? "cleanup left the run directory in place"
 
-kill -KILL "$srv_pid"; wait "$srv_pid" 2>/dev/null; srv_pid=
-gone "$cp_pid"; ok $? "run: killing the server freed the stuck cp"
-"$FSPROBE" cleanup > "$TMPD/c2.out" 2> "$TMPD/c2.err"; rc=$?
-[ $rc -eq 0 ] && grep -q "1 stale run(s) unwound" "$TMPD/c2.out"
-ok $? "cleanup after: exit 0 (got $rc), the run unwound"
-sed 's/^/# /' "$TMPD/c2.out" "$TMPD/c2.err"
-mounted && umount -l "$MNT"
+unstick "$cp_pid" c2 "run: killing the server freed the stuck cp" \
+	"cleanup after"
 
 # 3. run: the worker itself stuck in D state, its ext4 mounted on our
 # loop device: the payload it copies onto the filesystem is on the FUSE
@@ -153,13 +162,8 @@ ok $? "held: worker $w in D state ('$st') holds its mount and our loop device"
 "$FSPROBE" cleanup > "$TMPD/c3.out" 2> "$TMPD/c3.err"; rc=$?
 [ $rc -eq 2 ] && grep -q "task $w (fsprobe: prepare exec-text) is stuck" "$TMPD/c3.err"
 ok $? "held: cleanup exits 2 (got $rc) naming worker $w"
-kill -KILL "$srv_pid"; wait "$srv_pid" 2>/dev/null; srv_pid=
-gone "$w"; ok $? "held: killing the server ends the worker"
-"$FSPROBE" cleanup > "$TMPD/c4.out" 2> "$TMPD/c4.err"; rc=$?
-[ $rc -eq 0 ] && grep -q "1 stale run(s) unwound" "$TMPD/c4.out"
-ok $? "held: cleanup after: exit 0 (got $rc), the run unwound"
-sed 's/^/# /' "$TMPD/c4.out" "$TMPD/c4.err"
-mounted && umount -l "$MNT"
+unstick "$w" c4 "held: killing the server ends the worker" \
+	"held: cleanup after"
 ! mounted; ok $? "the dead FUSE mount is gone"
 check_no_leaks
 done_testing

@@ -30,6 +30,24 @@ case $wq0 in
 *) wq_expect="{'was': '$wq0', 'during': 'cpu'}"
    knobs_expect="[{'path': '$WQ', 'was': '$wq0', 'during': 'cpu', 'restored': True}]" ;;
 esac
+# released DEV DESC [LOG]: DEV, its run over and cleaned up, is detached
+# with write_cache back to "write back" (a test named DESC, with the value
+# and LOG's text), not still bound to our image (a failure); taken by
+# someone else since, the test is skipped.
+released() {
+	q=/sys/block/${1#/dev/}
+	if [ -e "$q/loop/backing_file" ]; then
+		if loops_under "$FSPROBE_STATE_DIR" | grep -q "^$1 "; then
+			ok 1 "$1 is still bound to our image after cleanup"
+		else
+			skip "$1 was taken by $(cat "$q/loop/backing_file") since"
+		fi
+	else
+		wc=$(cat "$q/queue/write_cache")
+		[ "$wc" = "write back" ]
+		ok $? "$2 ($wc${3:+: $(cat "$3")})"
+	fi
+}
 # Another fsprobe (a parallel make check) may hold the scope meanwhile.
 others() { pgrep -x fsprobe > /dev/null; }
 
@@ -143,17 +161,7 @@ rc=$?; [ $rc -eq 0 ]; ok $? "FSPROBE_SLOT_DEVICES=0: exits 0 (got $rc: $(head -c
 json_assert "$J" "all(x['loop']['slot_device'] is False and x['verdict'] == 'pmd' for x in d['profiles'])" \
 	"FSPROBE_SLOT_DEVICES=0: each profile on a device of its own, both pmd"
 for dev in $(python3 -c 'import json,sys; print(" ".join(x["loop"]["device"] for x in json.load(open(sys.argv[1]))["profiles"]))' "$J"); do
-	q=/sys/block/${dev#/dev/}
-	if [ -e "$q/loop/backing_file" ]; then
-		if loops_under "$FSPROBE_STATE_DIR" | grep -q "^$dev "; then
-			ok 1 "$dev is still bound to our image after cleanup"
-		else
-			skip "$dev was taken by $(cat "$q/loop/backing_file") since"
-		fi
-	else
-		wc=$(cat "$q/queue/write_cache")
-		[ "$wc" = "write back" ]; ok $? "own device $dev: detached, write_cache restored ($wc)"
-	fi
+	released "$dev" "own device $dev: detached, write_cache restored"
 done
 # SIGKILL while the slot's device is write-through: it stays bound to our
 # image (no AUTOCLEAR), so it cannot go free with the setting still on,
@@ -195,16 +203,8 @@ else
 	esac
 	ok $r "after SIGKILL $dev is bound to our image (${back:-free}) or was released with write_cache restored, never free with write-through on"
 	"$FSPROBE" cleanup > "$TMPD/cleanup" 2>&1
-	if [ -e "$q/loop/backing_file" ]; then
-		if loops_under "$FSPROBE_STATE_DIR" | grep -q "^$dev "; then
-			ok 1 "$dev is still bound to our image after cleanup"
-		else
-			skip "$dev was taken by $(cat "$q/loop/backing_file") since"
-		fi
-	else
-		wc=$(cat "$q/queue/write_cache")
-		[ "$wc" = "write back" ]; ok $? "cleanup restored write_cache before detaching $dev ($wc: $(cat "$TMPD/cleanup"))"
-	fi
+	released "$dev" "cleanup restored write_cache before detaching $dev" \
+		"$TMPD/cleanup"
 fi
 check_no_leaks
 done_testing

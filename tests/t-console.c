@@ -42,26 +42,30 @@ static int lines(const char *s)
 	return n;
 }
 
+/* The splat lines of tests/data/name as one TAP test; excerpt in ex. */
+static void splats(const char *name, int want, const char *desc, char *ex,
+		   size_t exlen)
+{
+	size_t len;
+	char *t = slurp(name, &len);
+
+	TAP_EQ_LONG(fsp_vm_console_splats(t, len, ex, exlen), want, desc);
+	free(t);
+}
+
 static void clean(void)
 {
 	char ex[4096];
-	size_t len;
-	char *t = slurp("console-clean.txt", &len);
 
-	TAP_EQ_LONG(fsp_vm_console_splats(t, len, ex, sizeof(ex)), 0,
-		    "clean console: no splat");
+	splats("console-clean.txt", 0, "clean console: no splat", ex,
+	       sizeof(ex));
 	tap_ok(!ex[0], "clean console: empty excerpt");
-	free(t);
 }
 
 static void oops(char *ex, size_t exlen)
 {
-	size_t len;
-	char *t = slurp("console-oops.txt", &len);
-	int n = fsp_vm_console_splats(t, len, ex, exlen);
-
 	/* Oops:, the Kernel panic line and its end marker. */
-	TAP_EQ_LONG(n, 3, "oops console: 3 splat lines");
+	splats("console-oops.txt", 3, "oops console: 3 splat lines", ex, exlen);
 	tap_ok(!strncmp(ex, "[   41.207713] Oops: int3: 0000 [#1]", 36),
 	       "excerpt starts at the first splat line: %.50s", ex);
 	tap_ok(strstr(ex, "page_cache_ra_order+0x1e6/0x390") != NULL,
@@ -71,7 +75,6 @@ static void oops(char *ex, size_t exlen)
 		       + 3), "excerpt runs to the console's end (%d lines)",
 	       lines(ex));
 	tap_ok(!strstr(ex, "fsprobe: [2/2]"), "nothing before the oops");
-	free(t);
 }
 
 /* A long splat is cut at 40 lines. */
@@ -96,18 +99,16 @@ static void cut(void)
 static void warn(void)
 {
 	char ex[4096];
-	size_t len;
-	char *t = slurp("console-warn.txt", &len);
 
-	TAP_EQ_LONG(fsp_vm_console_splats(t, len, ex, sizeof(ex)), 1,
-		    "warn console: 1 splat line (not the fsprobe: line)");
+	splats("console-warn.txt", 1,
+	       "warn console: 1 splat line (not the fsprobe: line)", ex,
+	       sizeof(ex));
 	tap_ok(strstr(ex, "[   30.114712] WARNING: CPU: 0 PID: 190 at "
 		      "mm/filemap.c:1560") == ex, "excerpt starts at WARNING");
 	tap_ok(strstr(ex, "reboot: Power down") != NULL,
 	       "excerpt runs to the end of a short console");
 	TAP_EQ_LONG(fsp_vm_console_splats("\r\n\r\n", 4, ex, sizeof(ex)), 0,
 		    "an empty console");
-	free(t);
 }
 
 static void mark(const char *ex)

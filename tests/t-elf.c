@@ -81,6 +81,39 @@ static const struct phdr good[] = {
 	{ 4, 4, 0x300, 0x300, 0x20, 4 },		/* PT_NOTE */
 };
 
+#define ANY (-1)	/* a variant's check that is not made */
+
+/* good with its text segment (ph[1]) replaced, and what must come out. */
+struct variant {
+	const char *name;
+	int type;		/* e_type: 2 ET_EXEC, 3 ET_DYN */
+	struct phdr text;
+	int verdict;		/* fsp_elf_text_verdict's, or ANY */
+	int nexec, offset_aligned, vaddr_aligned, extents;	/* or ANY */
+	const char *verdict_str;	/* the verdict's text, or NULL */
+};
+
+static const struct variant variants[] = {
+	{ "ET_DYN with p_align 4 KiB: not aligned (load base is not)", 3,
+	  { 1, 5, PMD, PMD, 6 * MiB + 0x1234, 0x1000 },
+	  FSP_ELF_UNALIGNED, ANY, ANY, ANY, ANY, NULL },
+	{ "ET_EXEC with p_align 4 KiB: ok (fixed address)", 2,
+	  { 1, 5, PMD, PMD, 6 * MiB + 0x1234, 0x1000 },
+	  FSP_ELF_OK, ANY, ANY, ANY, ANY, NULL },
+	{ "text at 0x1000 (default layout): not aligned", 3,
+	  { 1, 5, 0x1000, 0x1000, 6 * MiB + 0x1234, PMD },
+	  FSP_ELF_UNALIGNED, ANY, 0, ANY, 2, NULL },
+	{ "offset and vaddr not congruent: no PMD-mappable extent", 3,
+	  { 1, 5, 0x1000, PMD, 6 * MiB + 0x1234, PMD },
+	  ANY, ANY, ANY, 1, 0, NULL },
+	{ "aligned 1 MiB text: smaller than one extent", 3,
+	  { 1, 5, PMD, PMD, MiB, PMD },
+	  FSP_ELF_TOO_SMALL, ANY, ANY, ANY, ANY, NULL },
+	{ "no R+X segment: no exec", 3,
+	  { 1, 4, PMD, PMD, 6 * MiB + 0x1234, PMD },
+	  FSP_ELF_NO_EXEC, 0, ANY, ANY, ANY, "no executable PT_LOAD" },
+};
+
 static void test_synthetic(void)
 {
 	struct fsp_elf_info info;
@@ -88,6 +121,7 @@ static void test_synthetic(void)
 	unsigned char *b;
 	unsigned int best;
 	int be, ret;
+	size_t i;
 
 	for (be = 0; be < 2; be++) {
 		b = mkelf(9 * MiB, be, 3, good, 4);
@@ -110,55 +144,35 @@ static void test_synthetic(void)
 		free(b);
 	}
 
-	memcpy(ph, good, sizeof(ph));
-	ph[1].align = 0x1000;
-	b = mkelf(9 * MiB, 0, 3, ph, 4);
-	ret = fsp_elf_parse(b, 9 * MiB, PMD, &info);
-	tap_ok(!ret && fsp_elf_text_verdict(&info, NULL) == FSP_ELF_UNALIGNED,
-	       "ET_DYN with p_align 4 KiB: not aligned (load base is not)");
-	free(b);
-	b = mkelf(9 * MiB, 0, 2, ph, 4);
-	ret = fsp_elf_parse(b, 9 * MiB, PMD, &info);
-	tap_ok(!ret && fsp_elf_text_verdict(&info, NULL) == FSP_ELF_OK,
-	       "ET_EXEC with p_align 4 KiB: ok (fixed address)");
-	free(b);
+	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+		const struct variant *v = &variants[i];
+		long verdict = -1;
+		int checks = 1;
 
-	memcpy(ph, good, sizeof(ph));
-	ph[1].offset = ph[1].vaddr = 0x1000;
-	b = mkelf(9 * MiB, 0, 3, ph, 4);
-	ret = fsp_elf_parse(b, 9 * MiB, PMD, &info);
-	tap_ok(!ret && !info.exec[0].offset_aligned &&
-	       info.exec[0].full_extents == 2 &&
-	       fsp_elf_text_verdict(&info, NULL) == FSP_ELF_UNALIGNED,
-	       "text at 0x1000 (default layout): not aligned");
-	free(b);
-
-	memcpy(ph, good, sizeof(ph));
-	ph[1].offset = 0x1000;
-	b = mkelf(9 * MiB, 0, 3, ph, 4);
-	ret = fsp_elf_parse(b, 9 * MiB, PMD, &info);
-	tap_ok(!ret && info.exec[0].vaddr_aligned &&
-	       info.exec[0].full_extents == 0,
-	       "offset and vaddr not congruent: no PMD-mappable extent");
-	free(b);
-
-	memcpy(ph, good, sizeof(ph));
-	ph[1].filesz = MiB;
-	b = mkelf(9 * MiB, 0, 3, ph, 4);
-	ret = fsp_elf_parse(b, 9 * MiB, PMD, &info);
-	tap_ok(!ret && fsp_elf_text_verdict(&info, NULL) == FSP_ELF_TOO_SMALL,
-	       "aligned 1 MiB text: smaller than one extent");
-	free(b);
-
-	memcpy(ph, good, sizeof(ph));
-	ph[1].flags = 4;
-	b = mkelf(9 * MiB, 0, 3, ph, 4);
-	ret = fsp_elf_parse(b, 9 * MiB, PMD, &info);
-	tap_ok(!ret && info.nexec == 0 &&
-	       fsp_elf_text_verdict(&info, NULL) == FSP_ELF_NO_EXEC &&
-	       !strcmp(fsp_elf_verdict_str(FSP_ELF_NO_EXEC),
-		       "no executable PT_LOAD"), "no R+X segment: no exec");
-	free(b);
+		memcpy(ph, good, sizeof(ph));
+		ph[1] = v->text;
+		b = mkelf(9 * MiB, 0, v->type, ph, 4);
+		memset(&info, 0, sizeof(info));
+		ret = fsp_elf_parse(b, 9 * MiB, PMD, &info);
+		if (!ret)
+			verdict = fsp_elf_text_verdict(&info, NULL);
+		if (v->verdict != ANY)
+			checks &= verdict == v->verdict;
+		if (v->nexec != ANY)
+			checks &= info.nexec == (unsigned int)v->nexec;
+		if (v->offset_aligned != ANY)
+			checks &= info.exec[0].offset_aligned == v->offset_aligned;
+		if (v->vaddr_aligned != ANY)
+			checks &= info.exec[0].vaddr_aligned == v->vaddr_aligned;
+		if (v->extents != ANY)
+			checks &= info.exec[0].full_extents ==
+				  (uint64_t)v->extents;
+		if (v->verdict_str)
+			checks &= !strcmp(fsp_elf_verdict_str(v->verdict),
+					  v->verdict_str);
+		tap_ok(!ret && checks, "%s", v->name);
+		free(b);
+	}
 
 	/* PN_XNUM: the real count is in section header 0's sh_info */
 	b = mkelf(9 * MiB, 0, 3, good, 4);

@@ -12,15 +12,12 @@
 # and a screenshot at 1280 px is not blank. A matrix document's page too:
 # its grid of profiles x kernels and the links into each kernel's part.
 # Skipped only without a browser.
-. "$srcdir/tests/tap.sh"
+. "$srcdir/tests/render-lib.sh"
 B=
 for c in ${CHROMIUM:-} chromium chromium-browser google-chrome; do
 	command -v "$c" >/dev/null 2>&1 && { B=$c; break; }
 done
 [ -n "$B" ] || plan_skip_all "no chromium found (./bootstrap-deps installs it)"
-R=${RENDER:-$builddir/tests/render}
-D="$srcdir/tests/data"
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 
 browser() { # browser LOG ARGS...: headless, its own profile, logs to LOG
 	log=$1; shift

@@ -19,32 +19,29 @@ ARCH = re.compile(r"^[a-z0-9_]*$")
 STATUS = {"FAIL", "ERROR", "MISS", "PASS", "DONE", "SKIP"}
 NUM = (int, float)
 
-# object -> {field: (type, check or None)}, and its required fields
-CHECKOUT = {
-    "id": (str, ORIGIN_ID), "origin": (str, ORIGIN), "tree_name": (str, None),
-    "git_repository_url": (str, None), "git_commit_hash": (str, None),
-    "git_commit_name": (str, None), "git_repository_branch": (str, None),
-    "patchset_hash": (str, None), "comment": (str, None),
-    "start_time": (str, None), "log_url": (str, None),
-    "valid": (bool, None), "misc": (dict, None),
+# object -> {field: (type, check or None)}, and its required fields: the
+# fields all three objects have, then each one's own (the plain strings
+# by name alone)
+COMMON = {
+    "id": (str, ORIGIN_ID), "origin": (str, ORIGIN), "comment": (str, None),
+    "start_time": (str, None), "log_url": (str, None), "misc": (dict, None),
 }
-BUILD = {
-    "checkout_id": (str, ORIGIN_ID), "id": (str, ORIGIN_ID),
-    "origin": (str, ORIGIN), "comment": (str, None),
-    "start_time": (str, None), "duration": (NUM, None),
-    "architecture": (str, ARCH), "command": (str, None),
-    "compiler": (str, None), "config_name": (str, None),
-    "config_url": (str, None), "log_url": (str, None),
-    "status": (str, STATUS), "misc": (dict, None),
-}
-TEST = {
-    "build_id": (str, ORIGIN_ID), "id": (str, ORIGIN_ID),
-    "origin": (str, ORIGIN), "environment": (dict, None),
-    "path": (str, PATH), "comment": (str, None), "log_url": (str, None),
-    "log_excerpt": (str, None), "status": (str, STATUS),
-    "number": (dict, None), "start_time": (str, None),
-    "duration": (NUM, None), "misc": (dict, None),
-}
+
+
+def fields(strings, **own):
+    return {**COMMON, **{k: (str, None) for k in strings.split()}, **own}
+
+
+CHECKOUT = fields("tree_name git_repository_url git_commit_hash "
+                  "git_commit_name git_repository_branch patchset_hash",
+                  valid=(bool, None))
+BUILD = fields("command compiler config_name config_url",
+               checkout_id=(str, ORIGIN_ID), duration=(NUM, None),
+               architecture=(str, ARCH), status=(str, STATUS))
+TEST = fields("log_excerpt", build_id=(str, ORIGIN_ID),
+              environment=(dict, None), path=(str, PATH),
+              status=(str, STATUS), number=(dict, None),
+              duration=(NUM, None))
 REQUIRED = {"checkouts": ("id", "origin"),
             "builds": ("checkout_id", "id", "origin"),
             "tests": ("build_id", "id", "origin")}

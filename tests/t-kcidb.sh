@@ -6,12 +6,9 @@
 # paths, statuses, numbers, environment and ids as docs/kernelci.md says;
 # the validator rejects broken documents (not vacuous); every LAVA line
 # is one that Linaro's send-to-lava.sh turns into a lava-test-case call.
-. "$srcdir/tests/tap.sh"
+. "$srcdir/tests/render-lib.sh"
 command -v python3 >/dev/null 2>&1 || plan_skip_all "python3 not installed"
-R=${RENDER:-$builddir/tests/render}
-D="$srcdir/tests/data"
 V="$srcdir/tests/t-kcidb.py"
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 
 # kq FILE EXPR DESC: EXPR on k (the KCIDB doc), t (path -> test).
 kq() {

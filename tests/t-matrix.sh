@@ -40,17 +40,6 @@ fi
 command -v busybox > /dev/null || [ -x /bin/busybox ] ||
 	{ skip "busybox not installed: fake boots not run"; done_testing; }
 
-mkbz() { # mkbz PATH RELEASE
-	python3 - "$1" "$2" <<'PY'
-import sys
-b = bytearray(4096)
-b[0x202:0x206] = b"HdrS"
-b[0x20e:0x210] = (0x400 - 0x200).to_bytes(2, "little")
-v = sys.argv[2].encode() + b" (nobody@nowhere) #1\0"
-b[0x400:0x400 + len(v)] = v
-open(sys.argv[1], "wb").write(b)
-PY
-}
 mkdir "$T/log" "$T/tmp" "$T/cache" "$T/docs"
 mkbz "$T/docs/bzA" 6.12.57-rothp
 mkbz "$T/docs/bzB" 6.18.0

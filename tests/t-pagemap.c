@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +23,16 @@ struct rec {
 };
 
 
-/* TAP_EQ_LONG evaluates its arguments twice: never hand it a call. */
-static int eq(long got, long want, const char *name)
+/* TAP_EQ_LONG with a printf-style name. */
+__attribute__((format(printf, 3, 4)))
+static int eq(long got, long want, const char *fmt, ...)
 {
+	char name[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name, sizeof(name), fmt, ap);
+	va_end(ap);
 	return TAP_EQ_LONG(got, want, name);
 }
 
@@ -105,6 +113,32 @@ static void check_hist(const struct fsp_order_hist *h, const char *want,
 	TAP_EQ_STR(got, want, name);
 }
 
+/*
+ * Load the recording file as one TAP test, then walk all of it through
+ * the pairs: 2048 pages, all present and none in a partial folio, the
+ * histogram hist (hist_name), the largest order max_order. 0, or -1 if
+ * it did not load.
+ */
+static int load_whole(const char *file, const char *tag, const char *hist,
+		      const char *hist_name, int max_order, struct rec *r,
+		      struct fsp_order_hist *h)
+{
+	char name[128];
+	int ret = load(file, r);
+
+	if (!tap_ok(!ret && r->n == 2048, "load %s recording (%zu pages)",
+		    tag, r->n))
+		return -1;
+	ret = fsp_pagemap_hist_pairs(r->pme, r->kpf, r->n, h);
+	eq(ret, 0, "%s: walk", tag);
+	snprintf(name, sizeof(name), "%s: %s", tag, hist_name);
+	check_hist(h, hist, name);
+	eq(h->max_order, max_order, "%s: max order", tag);
+	eq(h->nr_pages, 2048, "%s: present pages", tag);
+	eq(h->nr_partial, 0, "%s: no partial folio", tag);
+	return 0;
+}
+
 static void test_pmd(void)
 {
 	struct fsp_order_hist h;
@@ -112,16 +146,10 @@ static void test_pmd(void)
 	uint64_t *pme;
 	int ret;
 
-	ret = load("pagemap-xfs-pmd.txt", &r);
-	if (!tap_ok(!ret && r.n == 2048, "load PMD recording (%zu pages)", r.n))
+	if (load_whole("pagemap-xfs-pmd.txt", "PMD", "9:4",
+		       "4 folios of order 9", 9, &r, &h))
 		return;
-	ret = fsp_pagemap_hist_pairs(r.pme, r.kpf, r.n, &h);
-	eq(ret, 0, "PMD: walk");
-	check_hist(&h, "9:4", "PMD: 4 folios of order 9");
-	eq(h.max_order, 9, "PMD: max order");
-	eq(h.nr_pages, 2048, "PMD: present pages");
 	eq(h.nr_absent, 0, "PMD: absent pages");
-	eq(h.nr_partial, 0, "PMD: no partial folio");
 
 	/* Pages 100..1099 cut folio 0 and folio 2. */
 	ret = fsp_pagemap_walk(r.pme + 100, 1000, rec_get, &r, &h);
@@ -173,20 +201,12 @@ static void test_small(void)
 {
 	struct fsp_order_hist h;
 	struct rec r;
-	int ret;
 
-	ret = load("pagemap-xfs-small.txt", &r);
-	if (!tap_ok(!ret && r.n == 2048, "load small-folio recording (%zu)",
-		    r.n))
-		return;
-	ret = fsp_pagemap_hist_pairs(r.pme, r.kpf, r.n, &h);
-	eq(ret, 0, "small: walk");
 	/* The same fault, seen by the tracepoint: 0:640 2:160 4:40 6:2. */
-	check_hist(&h, "0:640 2:160 4:40 6:2", "small: matches the trace");
-	eq(h.max_order, 6, "small: max order");
-	eq(h.nr_pages, 2048, "small: present pages");
-	eq(h.nr_partial, 0, "small: no partial folio");
-	ret = fsp_pagemap_walk(r.pme, r.n, rec_get, &r, &h);
+	if (load_whole("pagemap-xfs-small.txt", "small", "0:640 2:160 4:40 6:2",
+		       "matches the trace", 6, &r, &h))
+		return;
+	fsp_pagemap_walk(r.pme, r.n, rec_get, &r, &h);
 	check_hist(&h, "0:640 2:160 4:40 6:2", "small: same with full lookup");
 	free(r.pme);
 	free(r.kpf);

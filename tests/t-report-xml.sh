@@ -8,12 +8,9 @@
 # KTAP, JUnit and compare of the two recorded runs are byte for byte what
 # the renderers wrote before they read the typed model (tests/data/golden,
 # written by the json-c renderers of commit cb78ebe).
-. "$srcdir/tests/tap.sh"
+. "$srcdir/tests/render-lib.sh"
 command -v xmllint >/dev/null 2>&1 || plan_skip_all "xmllint not installed"
-R=${RENDER:-$builddir/tests/render}
-D="$srcdir/tests/data"
 XSD="$D/junit.xsd"
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 
 # check DESC CMD...: ok if CMD succeeds; its stderr as diagnostics if not.
 check() {

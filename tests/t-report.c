@@ -10,6 +10,7 @@
  * broken documents.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +39,12 @@ static struct fsp_res_doc *decode(struct json_object *obj)
 	return doc;
 }
 
-/* Render doc to a malloc'd string; *ret gets the renderer's return. */
-static char *render(render_fn fn, const struct fsp_res_doc *doc, int *ret)
+/*
+ * What a renderer writes, as a malloc'd string; *ret gets its return.
+ * fn renders a; without fn, fsp_compare(a, b, worse) is what runs.
+ */
+static char *capture(render_fn fn, const struct fsp_res_doc *a,
+		     const struct fsp_res_doc *b, int *worse, int *ret)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -47,23 +52,37 @@ static char *render(render_fn fn, const struct fsp_res_doc *doc, int *ret)
 
 	if (!m)
 		return NULL;
-	*ret = fn(m, doc);
+	*ret = fn ? fn(m, a) : fsp_compare(m, a, b, worse);
 	fclose(m);
 	return buf;
+}
+
+static char *render(render_fn fn, const struct fsp_res_doc *doc, int *ret)
+{
+	return capture(fn, doc, NULL, NULL, ret);
+}
+
+/*
+ * render() into *text as one TAP test, "WHAT renders", and where head
+ * is given a second, named desc: the text starts with head. 0 if there
+ * is no text (*text NULL), else 1.
+ */
+static int render_ok(char **text, render_fn fn, const struct fsp_res_doc *doc,
+		     const char *what, const char *head, const char *desc)
+{
+	int ret;
+
+	*text = render(fn, doc, &ret);
+	tap_ok(*text && !ret, "%s renders", what);
+	if (*text && head)
+		tap_ok(!strncmp(*text, head, strlen(head)), "%s", desc);
+	return !!*text;
 }
 
 static char *compare(const struct fsp_res_doc *a, const struct fsp_res_doc *b,
 		     int *worse, int *ret)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	if (!m)
-		return NULL;
-	*ret = fsp_compare(m, a, b, worse);
-	fclose(m);
-	return buf;
+	return capture(NULL, a, b, worse, ret);
 }
 
 /* Lines of text that start with prefix. */
@@ -195,12 +214,10 @@ static void test_ktap(struct fsp_res_doc *new, struct fsp_res_doc *old, struct f
 	char *k, why[64];
 	int ret;
 
-	k = render(fsp_report_ktap, new, &ret);
-	tap_ok(k && !ret, "ktap 6.18 renders");
-	if (!k)
+	if (!render_ok(&k, fsp_report_ktap, new, "ktap 6.18",
+		       "KTAP version 1\n1..6\n",
+		       "ktap 6.18: version line, then plan 1..6"))
 		return;
-	tap_ok(!strncmp(k, "KTAP version 1\n1..6\n", 20),
-	       "ktap 6.18: version line, then plan 1..6");
 	tap_ok(!ktap_check(k, why, sizeof(why)), "ktap 6.18 structure (%s)",
 	       ktap_check(k, why, sizeof(why)) ? why : "ok");
 	TAP_EQ_LONG(count_prefix(k, "ok "), 5, "ktap 6.18: top-level ok");
@@ -313,9 +330,7 @@ static void test_table(const struct fsp_res_doc *new,
 	char *t;
 	int ret;
 
-	t = render(table_plain, new, &ret);
-	tap_ok(t && !ret, "table 6.18 renders");
-	if (!t)
+	if (!render_ok(&t, table_plain, new, "table 6.18", NULL, NULL))
 		return;
 	tap_ok(tap_has_line(t, "fsprobe 0.1.0 on Linux 6.18.0 x86_64, page 4K, "
 			"PMD 2M (order 9)"), "table: kernel header line");
@@ -396,26 +411,39 @@ static void test_table(const struct fsp_res_doc *new,
 	test_folio_size();
 }
 
-/* erofs-lz4 of run-6.18.json as a profile whose fs the kernel lacks. */
-static struct fsp_res_doc *fs_absent_doc(const struct fsp_res_doc *from)
+/*
+ * In doc (fsp_res_doc_json's tree), add key: val to each profile named
+ * name, or to its member object where member is given; consumes val.
+ */
+static void profile_add(struct json_object *doc, const char *name,
+			const char *member, const char *key,
+			struct json_object *val)
 {
-	struct json_object *doc = fsp_res_doc_json(from);
 	struct json_object *profs = fsp_json_get(doc, "profiles");
 	size_t i;
 
 	for (i = 0; i < json_object_array_length(profs); i++) {
 		struct json_object *p = json_object_array_get_idx(profs, i);
-		struct json_object *name = fsp_json_get(p, "name");
+		struct json_object *n = fsp_json_get(p, "name");
 
-		if (name && !strcmp(json_object_get_string(name), "erofs-lz4"))
-			json_object_object_add(p, "reason",
-				json_object_new_string("filesystem 'erofs' is "
-					"not in this kernel (/proc/filesystems)"));
-		if (name && !strcmp(json_object_get_string(name),
-				    "xfs-default"))
-			json_object_object_add(fsp_json_get(p, "max_order"),
-					       "min", json_object_new_int(2));
+		if (member)
+			p = fsp_json_get(p, member);
+		if (p && n && !strcmp(json_object_get_string(n), name))
+			json_object_object_add(p, key, json_object_get(val));
 	}
+	json_object_put(val);
+}
+
+/* erofs-lz4 of run-6.18.json as a profile whose fs the kernel lacks. */
+static struct fsp_res_doc *fs_absent_doc(const struct fsp_res_doc *from)
+{
+	struct json_object *doc = fsp_res_doc_json(from);
+
+	profile_add(doc, "erofs-lz4", NULL, "reason",
+		    json_object_new_string("filesystem 'erofs' is not in "
+					   "this kernel (/proc/filesystems)"));
+	profile_add(doc, "xfs-default", "max_order", "min",
+		    json_object_new_int(2));
 	return decode(doc);
 }
 
@@ -465,12 +493,10 @@ static void test_junit(struct fsp_res_doc *new, struct fsp_res_doc *esc)
 	char *x;
 	int ret;
 
-	x = render(fsp_report_junit, new, &ret);
-	tap_ok(x && !ret, "junit 6.18 renders");
-	if (!x)
+	if (!render_ok(&x, fsp_report_junit, new, "junit 6.18",
+		       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
+		       "junit: XML declaration first"))
 		return;
-	tap_ok(!strncmp(x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", 39),
-	       "junit: XML declaration first");
 	tap_ok(strstr(x, "<testsuites name=\"fsprobe\" tests=\"40\" "
 		      "failures=\"1\" errors=\"0\" skipped=\"16\" "
 		      "time=\"5.762\">") != NULL, "junit 6.18: totals");
@@ -498,9 +524,8 @@ static void test_junit(struct fsp_res_doc *new, struct fsp_res_doc *esc)
 	       "junit: evidence in system-out");
 	free(x);
 
-	x = render(fsp_report_junit, esc, &ret);
-	tap_ok(x && !ret, "junit hostile text renders");
-	if (!x)
+	if (!render_ok(&x, fsp_report_junit, esc, "junit hostile text", NULL,
+		       NULL))
 		return;
 	tap_ok(!has_control(x, 1) && valid_utf8((unsigned char *)x),
 	       "junit hostile text: no control characters, valid UTF-8");
@@ -583,28 +608,35 @@ static void test_tolerant(void)
 	fsp_res_doc_free(empty);
 }
 
-/* A copy of doc with profile's verdict set (through the JSON). */
-static struct fsp_res_doc *set_verdict(const struct fsp_res_doc *from, const char *profile,
-		       const char *verdict)
+/*
+ * compare(doc, a copy of doc with the verdicts set that follow ret:
+ * profile, verdict, ..., NULL), the worse flag checked as one TAP test
+ * (want, desc). The text, *ret the return.
+ */
+static char *compare_changed(const struct fsp_res_doc *doc, int want,
+			     const char *desc, int *ret, ...)
 {
-	struct json_object *doc = fsp_res_doc_json(from);
-	struct json_object *profs = fsp_json_get(doc, "profiles");
-	size_t i;
+	struct json_object *obj = fsp_res_doc_json(doc);
+	struct fsp_res_doc *copy;
+	const char *profile;
+	int worse = -1;
+	va_list ap;
+	char *text;
 
-	for (i = 0; i < json_object_array_length(profs); i++) {
-		struct json_object *p = json_object_array_get_idx(profs, i);
-		struct json_object *name = fsp_json_get(p, "name");
-
-		if (name && !strcmp(json_object_get_string(name), profile))
-			json_object_object_add(p, "verdict",
-					       json_object_new_string(verdict));
-	}
-	return decode(doc);
+	va_start(ap, ret);
+	while ((profile = va_arg(ap, const char *)))
+		profile_add(obj, profile, NULL, "verdict",
+			    json_object_new_string(va_arg(ap, const char *)));
+	va_end(ap);
+	copy = decode(obj);
+	text = compare(doc, copy, &worse, ret);
+	TAP_EQ_LONG(worse, want, desc);
+	fsp_res_doc_free(copy);
+	return text;
 }
 
 static void test_compare(struct fsp_res_doc *new, struct fsp_res_doc *old)
 {
-	struct fsp_res_doc *copy = NULL;
 	int worse = -1, ret;
 	char *c;
 
@@ -644,9 +676,8 @@ static void test_compare(struct fsp_res_doc *new, struct fsp_res_doc *old)
 	       "compare: summary");
 	free(c);
 
-	copy = set_verdict(new, "xfs-default", "base");
-	c = compare(new, copy, &worse, &ret);
-	TAP_EQ_LONG(worse, 1, "compare pmd -> base: worse");
+	c = compare_changed(new, 1, "compare pmd -> base: worse", &ret,
+			    "xfs-default", "base", NULL);
 	tap_ok(c && !ret && tap_has_line(c, "  xfs-default: pmd " ARROW
 				     " base (WORSE)"),
 	       "compare: 'xfs-default: pmd " ARROW " base'");
@@ -654,7 +685,6 @@ static void test_compare(struct fsp_res_doc *new, struct fsp_res_doc *old)
 			     "(pmd " ARROW " base)"),
 	       "compare: lose PMD text names xfs-default");
 	free(c);
-	fsp_res_doc_free(copy);
 
 	c = compare(new, new, &worse, &ret);
 	TAP_EQ_LONG(worse, 0, "compare equal documents: not worse");
@@ -663,15 +693,9 @@ static void test_compare(struct fsp_res_doc *new, struct fsp_res_doc *old)
 	       !strstr(c, ARROW " fail"), "compare equal: all unchanged");
 	free(c);
 
-	copy = set_verdict(new, "ext4-default", "skip");
-	{
-		struct fsp_res_doc *c2 = set_verdict(copy, "tmpfs-huge-always", "error");
-
-		fsp_res_doc_free(copy);
-		copy = c2;
-	}
-	c = compare(new, copy, &worse, &ret);
-	TAP_EQ_LONG(worse, 0, "compare pmd -> skip: not measured, not worse");
+	c = compare_changed(new, 0, "compare pmd -> skip: not measured, not "
+			    "worse", &ret, "ext4-default", "skip",
+			    "tmpfs-huge-always", "error", NULL);
 	tap_ok(c && strstr(c, "\n  ext4-default: pmd " ARROW " skip (not "
 			   "measured)\n") &&
 	       strstr(c, "not measured on one side (skip/error, not "
@@ -679,7 +703,6 @@ static void test_compare(struct fsp_res_doc *new, struct fsp_res_doc *old)
 		      "tmpfs-huge-always (shmem-pmd " ARROW " error)"),
 	       "compare: skip/error transitions reported as not measured");
 	free(c);
-	fsp_res_doc_free(copy);
 
 	c = compare(new, old, &worse, &ret);
 	TAP_EQ_LONG(worse, 1, "compare 6.18 -> 6.12: worse");

@@ -32,18 +32,6 @@ expect2 "unknown profile" "unknown profile 'xfs-defualt'" \
 expect2 "unknown probe" "unknown probe 'nope'" vm --kernel /x -P nope
 expect2 "missing deb" "deb /nonexistent.deb: No such file" \
 	vm --deb /nonexistent.deb
-# A file with a bzImage setup header is all the checks look at.
-mkbz() { # mkbz PATH RELEASE
-	python3 - "$1" "$2" <<'EOF'
-import sys
-b = bytearray(4096)
-b[0x202:0x206] = b"HdrS"
-b[0x20e:0x210] = (0x400 - 0x200).to_bytes(2, "little")
-v = sys.argv[2].encode() + b" (nobody@nowhere) #1\0"
-b[0x400:0x400 + len(v)] = v
-open(sys.argv[1], "wb").write(b)
-EOF
-}
 mkbz "$T/bzImage" 6.99.0-fake
 FSPROBE_QEMU=/nonexistent/qemu "$F" vm --kernel "$T/bzImage" > /dev/null 2> "$T/err"
 rc=$?; [ $rc -eq 2 ] && grep -q "qemu not found: install qemu-system-x86" "$T/err"

@@ -52,15 +52,82 @@ static void same_json(const char *what, struct json_object *a,
 			JSON_C_TO_STRING_PLAIN) : NULL);
 }
 
-static void same_probe(const struct fsp_res_probe *a,
-		       const struct fsp_res_probe *b)
+/* A member same_fields compares: its name, kind and place. */
+struct field {
+	const char *what;
+	enum { STR, INT, LLONG, JSON } kind;
+	size_t off;
+};
+
+/* The fields of struct T: by name, an int or enum or long long by size. */
+#define FIELD(kind, m) { #m, kind, offsetof(struct T, m) }
+#define STR(m) FIELD(STR, m)
+#define JSON(m) FIELD(JSON, m)
+#define NUM(m) FIELD(sizeof(((struct T *)0)->m) == sizeof(int) ? INT : \
+		      LLONG, m)
+#define NR(array) (sizeof(array) / sizeof((array)[0]))
+
+#define T fsp_res_probe
+static const struct field probe_fields[] = {
+	STR(name), NUM(result), STR(result_other), STR(reason),
+	JSON(evidence), NUM(ms),
+};
+#undef T
+
+/*
+ * nr_mkfs and nr_probes are compared before the arrays they count; the
+ * members of one JSON object (loop, thp) share a line.
+ */
+#define T fsp_res_profile
+static const struct field profile_fields[] = {
+	STR(name), STR(fs), NUM(nr_mkfs), STR(mount_options),
+	STR(description), NUM(verdict), STR(verdict_other), NUM(routes),
+	NUM(max_order_read), NUM(max_order_fault), STR(reason),
+	NUM(has_probes), NUM(nr_probes), STR(kernel_log),
+	STR(loop.device), NUM(loop.slot_device), STR(loop.slot_device_refused),
+	NUM(worker_cpu),
+};
+#undef T
+
+/* resources and vm: what the encoder writes, compared as JSON. */
+#define T fsp_res_doc
+static const struct field doc_fields[] = {
+	STR(fsprobe), STR(kernel), STR(arch),
+	NUM(page_size), NUM(pmd_order), NUM(has_thp),
+	STR(thp.enabled), STR(thp.shmem_enabled), STR(thp.defrag),
+	NUM(thp.read_only_thp_for_fs), STR(thp.config_source),
+	NUM(nr_profiles), NUM(has_resources),
+};
+#undef T
+
+/* Each of the n fields of *a and *b the same (what: prefix and name). */
+static void same_fields(const char *prefix, const struct field *f,
+			size_t n, const void *a, const void *b)
 {
-	same_str("probe name", a->name, b->name);
-	same_int("probe result", a->result, b->result);
-	same_str("probe result_other", a->result_other, b->result_other);
-	same_str("probe reason", a->reason, b->reason);
-	same_json("probe evidence", a->evidence, b->evidence);
-	same_int("probe ms", a->ms, b->ms);
+	char what[128];
+
+	for (; n--; f++) {
+		const char *x = (const char *)a + f->off;
+		const char *y = (const char *)b + f->off;
+
+		snprintf(what, sizeof(what), "%s%s", prefix, f->what);
+		switch (f->kind) {
+		case STR:
+			same_str(what, *(char *const *)x, *(char *const *)y);
+			break;
+		case INT:
+			same_int(what, *(const int *)x, *(const int *)y);
+			break;
+		case LLONG:
+			same_int(what, *(const long long *)x,
+				 *(const long long *)y);
+			break;
+		case JSON:
+			same_json(what, *(struct json_object *const *)x,
+				  *(struct json_object *const *)y);
+			break;
+		}
+	}
 }
 
 static void same_profile(const struct fsp_res_profile *a,
@@ -70,59 +137,25 @@ static void same_profile(const struct fsp_res_profile *a,
 	long long x, y;
 	int i;
 
-	same_str("name", a->name, b->name);
-	same_str("fs", a->fs, b->fs);
-	same_int("nr_mkfs", a->nr_mkfs, b->nr_mkfs);
+	same_fields("", profile_fields, NR(profile_fields), a, b);
 	for (i = 0; i < a->nr_mkfs; i++)
 		same_str("mkfs", a->mkfs[i], b->mkfs[i]);
-	same_str("mount_options", a->mount_options, b->mount_options);
-	same_str("description", a->description, b->description);
-	same_int("verdict", a->verdict, b->verdict);
-	same_str("verdict_other", a->verdict_other, b->verdict_other);
-	same_int("routes", a->routes, b->routes);
-	same_int("max_order_read", a->max_order_read, b->max_order_read);
-	same_int("max_order_fault", a->max_order_fault, b->max_order_fault);
-	same_str("reason", a->reason, b->reason);
-	same_int("has_probes", a->has_probes, b->has_probes);
-	same_int("nr_probes", a->nr_probes, b->nr_probes);
 	for (i = 0; i < a->nr_probes; i++)
-		same_probe(&a->probes[i], &b->probes[i]);
+		same_fields("probe ", probe_fields, NR(probe_fields),
+			    &a->probes[i], &b->probes[i]);
 	for (i = 0; fsp_res_timing_at(&a->timing, i, &key, &x); i++) {
 		fsp_res_timing_at(&b->timing, i, &key, &y);
 		same_int(key, x, y);
 	}
-	same_str("kernel_log", a->kernel_log, b->kernel_log);
-	same_str("loop.device", a->loop.device, b->loop.device);
-	same_int("loop.slot_device", a->loop.slot_device,
-		 b->loop.slot_device);
-	same_str("loop.slot_device_refused", a->loop.slot_device_refused,
-		 b->loop.slot_device_refused);
-	same_int("worker_cpu", a->worker_cpu, b->worker_cpu);
 }
 
 static void same_doc(const struct fsp_res_doc *a, const struct fsp_res_doc *b)
 {
 	int i;
 
-	same_str("fsprobe", a->fsprobe, b->fsprobe);
-	same_str("kernel", a->kernel, b->kernel);
-	same_str("arch", a->arch, b->arch);
-	same_int("page_size", a->page_size, b->page_size);
-	same_int("pmd_order", a->pmd_order, b->pmd_order);
-	same_int("has_thp", a->has_thp, b->has_thp);
-	same_str("thp.enabled", a->thp.enabled, b->thp.enabled);
-	same_str("thp.shmem_enabled", a->thp.shmem_enabled,
-		 b->thp.shmem_enabled);
-	same_str("thp.defrag", a->thp.defrag, b->thp.defrag);
-	same_int("thp.ro", a->thp.read_only_thp_for_fs,
-		 b->thp.read_only_thp_for_fs);
-	same_str("thp.config_source", a->thp.config_source,
-		 b->thp.config_source);
-	same_int("nr_profiles", a->nr_profiles, b->nr_profiles);
+	same_fields("", doc_fields, NR(doc_fields), a, b);
 	for (i = 0; i < a->nr_profiles; i++)
 		same_profile(&a->profiles[i], &b->profiles[i]);
-	/* resources and vm: what the encoder writes, compared as JSON. */
-	same_int("has_resources", a->has_resources, b->has_resources);
 	same_int("vm", !a->vm, !b->vm);
 	same_int("exit status", fsp_doc_exit_status(a),
 		 fsp_doc_exit_status(b));
