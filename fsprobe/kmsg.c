@@ -214,29 +214,52 @@ static int kernel_name(const char *path, char *name, size_t len)
 			  strrchr(target, '/') + 1 : target);
 }
 
-int fsp_kmsg_last_about(const char *dev, long long since_us, char *buf,
-			size_t len)
+/*
+ * The last message since since_us that names the device name (name set)
+ * or starts with one of prefixes (name NULL), into buf: 1, 0, -errno.
+ */
+static int last_matching(const char *name, const char *const *prefixes,
+			 long long since_us, char *buf, size_t len)
 {
-	char log[16384], name[64], said[64], *line, *save;
+	char log[16384], said[64], *line, *save;
 	int ret, found = 0;
+	size_t i;
 
-	ret = kernel_name(dev, name, sizeof(name));
-	if (!ret)
-		ret = fsp_kmsg_since(since_us, log, sizeof(log));
+	ret = fsp_kmsg_since(since_us, log, sizeof(log));
 	if (ret < 0)
 		return ret;
 	for (line = strtok_r(log, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		const char *msg = strstr(line, "] ");
+		int hit = 0;
 
 		msg = msg ? msg + 2 : line;
-		if (fsp_kmsg_device(msg, said, sizeof(said)) &&
-		    !strcmp(said, name)) {
+		if (name)
+			hit = fsp_kmsg_device(msg, said, sizeof(said)) &&
+			      !strcmp(said, name);
+		for (i = 0; !name && prefixes[i]; i++)
+			hit |= !strncmp(msg, prefixes[i], strlen(prefixes[i]));
+		if (hit) {
 			fsp_strcpy(buf, len, msg);
 			found = 1;
 		}
 	}
 	return found;
+}
+
+int fsp_kmsg_last_about(const char *dev, long long since_us, char *buf,
+			size_t len)
+{
+	char name[64];
+	int ret = kernel_name(dev, name, sizeof(name));
+
+	return ret ? ret : last_matching(name, NULL, since_us, buf, len);
+}
+
+int fsp_kmsg_last_prefixed(const char *const *prefixes, long long since_us,
+			   char *buf, size_t len)
+{
+	return last_matching(NULL, prefixes, since_us, buf, len);
 }
 
 void fsp_kmsg_close(struct fsp_kmsg *k)

@@ -47,6 +47,10 @@ int fsp_kmsg_since(long long since_us, char *buf, size_t len);
  */
 int fsp_kmsg_last_about(const char *dev, long long since_us, char *buf,
 			size_t len);
+/* The same for the last message starting with one of prefixes (NULL-
+ * terminated): "NFSD:", "svc:". */
+int fsp_kmsg_last_prefixed(const char *const *prefixes, long long since_us,
+			   char *buf, size_t len);
 /* Is this one kernel log message a splat? */
 int fsp_kmsg_is_splat(const char *msg);
 void fsp_kmsg_close(struct fsp_kmsg *k);

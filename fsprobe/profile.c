@@ -229,6 +229,8 @@ static enum fsp_profile_kind kind_of(const char *fs)
 		return FSP_PROFILE_IMAGE;
 	if (!strcmp(fs, "overlay"))
 		return FSP_PROFILE_OVERLAY;
+	if (!strcmp(fs, "nfs4"))
+		return FSP_PROFILE_NFS;
 	/* fuseblk needs a block device a server opens: not a kind here. */
 	if (!strcmp(fs, "fuse") || !strncmp(fs, "fuse.", 5))
 		return FSP_PROFILE_FUSE;
@@ -360,20 +362,23 @@ static int check_fuse(struct fsp_profile *p, struct fsp_profile_error *err)
 /* What the kind asks of the other keys; p->kind is set. */
 static int check_kind(struct fsp_profile *p, struct fsp_profile_error *err)
 {
-	if (p->kind == FSP_PROFILE_OVERLAY && !p->lower[0])
-		return fsp_profile_err(err, 0, "overlay profile needs a "
-				       "'lower' fs type");
-	if (p->kind != FSP_PROFILE_OVERLAY && p->lower[0])
+	int stacked = p->kind == FSP_PROFILE_OVERLAY ||
+		      p->kind == FSP_PROFILE_NFS;
+
+	if (stacked && !p->lower[0])
+		return fsp_profile_err(err, 0, "%s profile needs a 'lower' "
+				       "fs type", p->fs);
+	if (!stacked && p->lower[0])
 		return fsp_profile_err(err, 0, "'lower' is only for fs = "
-				       "overlay");
+				       "overlay or nfs4");
 	p->staged = p->kind == FSP_PROFILE_IMAGE;
 	if (p->lower[0]) {
 		p->lower_kind = kind_of(p->lower);
 		if (p->lower_kind != FSP_PROFILE_DEVICE &&
 		    p->lower_kind != FSP_PROFILE_MEMORY)
-			return fsp_profile_err(err, 0, "lower '%s': overlay "
-				"needs a writable lower fs (a device fs or "
-				"tmpfs)", p->lower);
+			return fsp_profile_err(err, 0, "lower '%s': %s needs "
+				"a writable lower fs (a device fs or tmpfs)",
+				p->lower, p->fs);
 		if (p->lower_kind == FSP_PROFILE_MEMORY && p->nr_mkfs)
 			return fsp_profile_err(err, 0, "lower '%s' has no "
 					       "mkfs", p->lower);
@@ -601,6 +606,7 @@ const char *fsp_profile_kind_name(enum fsp_profile_kind kind)
 		[FSP_PROFILE_IMAGE] = "image",
 		[FSP_PROFILE_OVERLAY] = "overlay",
 		[FSP_PROFILE_FUSE] = "fuse",
+		[FSP_PROFILE_NFS] = "nfs",
 	};
 
 	return (unsigned int)kind < FSP_ARRAY_SIZE(names) ? names[kind] : "?";

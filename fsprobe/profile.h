@@ -25,6 +25,7 @@ enum fsp_profile_kind {
 	FSP_PROFILE_IMAGE,	/* squashfs, erofs, iso9660, romfs: from a dir */
 	FSP_PROFILE_OVERLAY,	/* overlay on a `lower` device fs */
 	FSP_PROFILE_FUSE,	/* fuse.*: a `server` we start serves an image */
+	FSP_PROFILE_NFS,	/* nfs4: a `lower` fs exported by our nfsd */
 };
 
 /*
@@ -61,7 +62,8 @@ struct fsp_profile {
 	char *requires[FSP_PROFILE_MAX_REQS + 1];
 	int nr_requires;
 	char description[256];
-	char lower[32];			/* overlay: fs type of the lower layer */
+	char lower[32];			/* overlay: fs type of the lower layer;
+					   nfs4: of the exported fs */
 	enum fsp_profile_kind kind;
 	enum fsp_profile_kind lower_kind; /* overlay: device or memory */
 	int extended;			/* matrix = extended: only with -p */
@@ -125,7 +127,7 @@ void fsp_profile_free_all(struct fsp_profile *p, int nr);
 const char *fsp_device_fault_name(enum fsp_device_fault f);
 /* "loop", "null_blk-zoned": the `device` value of a kind. */
 const char *fsp_device_kind_name(enum fsp_device_kind kind);
-/* "device", "memory", "image", "overlay", "fuse" (tests, messages). */
+/* "device", "memory", "image", "overlay", "fuse", "nfs" (messages). */
 const char *fsp_profile_kind_name(enum fsp_profile_kind kind);
 
 #endif

@@ -300,6 +300,25 @@ static int server_mount(struct fsp_fsenv *e)
 	return 0;
 }
 
+/*
+ * nfs4: the client mounts our server's root over loopback, in the
+ * worker's network namespace; the profile's mount options come after
+ * the address (vers=4.2 and the like).
+ */
+static int nfs_client_mount(struct fsp_fsenv *e)
+{
+	const char *extra = e->prof->mount_options;
+	char opts[512];
+	int ret;
+
+	ret = fsp_fmt(opts, sizeof(opts), "addr=127.0.0.1,clientaddr="
+		      "127.0.0.1%s%s", *extra ? "," : "", extra);
+	if (!ret)
+		ret = mount_one(e, "127.0.0.1:/", e->mnt, e->prof->fs, opts);
+	e->mounted = !ret;
+	return ret;
+}
+
 static int do_mount(struct fsp_fsenv *e)
 {
 	const struct fsp_profile *p = e->prof;
@@ -309,6 +328,8 @@ static int do_mount(struct fsp_fsenv *e)
 
 	if (p->kind == FSP_PROFILE_FUSE)
 		return server_mount(e);
+	if (p->kind == FSP_PROFILE_NFS)
+		return nfs_client_mount(e);
 	if (p->kind != FSP_PROFILE_OVERLAY) {
 		ret = mount_one(e, src, e->mnt, p->fs, p->mount_options);
 		e->mounted = !ret;
@@ -352,7 +373,8 @@ static int do_umount(struct fsp_fsenv *e)
 		if (!ret)
 			e->mounted = 0;
 	}
-	if (!ret && e->lower_mounted) {
+	/* nfs4: the export stays, only the client's cache goes. */
+	if (!ret && e->lower_mounted && e->prof->kind != FSP_PROFILE_NFS) {
 		ret = fsp_mnt_umount(e->lower);
 		if (!ret)
 			e->lower_mounted = 0;
@@ -386,6 +408,81 @@ static int overlay_dirs(struct fsp_fsenv *e)
 			return ret;
 	}
 	return 0;
+}
+
+/* Which step of serving failed, and the kernel's last word on it. */
+static void nfs_error(struct fsp_fsenv *e, const char *step, int ret,
+		      long long t0)
+{
+	static const char *const ours[] = {
+		"NFSD", "nfsd", "svc:", "RPC:", "rpcbind", NULL,
+	};
+	char said[256];
+	int n;
+
+	n = snprintf(e->err, sizeof(e->err), "nfs: %s%s%s: %s", step,
+		     e->nfsd.file ? ", writing " : "", e->nfsd.file ?: "",
+		     strerror(-ret));
+	if (n > 0 && (size_t)n < sizeof(e->err) &&
+	    fsp_kmsg_last_prefixed(ours, (t0 - 1) * 1000, said,
+				   sizeof(said)) > 0)
+		snprintf(e->err + n, sizeof(e->err) - n, " (kernel: %s)",
+			 said);
+}
+
+/*
+ * nfs4: the lower fs mounted, a network namespace of the worker's own,
+ * nfsd started there through a control fs of ours, the lower fs
+ * exported (nfsd.h); then the client mounts it.
+ */
+static int nfs_serve(struct fsp_fsenv *e)
+{
+	const char *src = fsp_fsenv_device(e) ?: e->prof->lower;
+	const char *step = "the network namespace";
+	long long t0 = fsp_now_ms();
+	int ret;
+
+	ret = mount_one(e, src, e->lower, e->prof->lower, "");
+	if (ret)
+		return ret;
+	e->lower_mounted = 1;
+	ret = fsp_nfsd_netns();
+	if (!ret) {
+		step = "nfsd's control fs";
+		ret = fsp_fmt(e->nfsctl, sizeof(e->nfsctl), "%s/nfsd", e->dir);
+	}
+	if (!ret)
+		ret = fsp_journal_add(e->j, "dir", e->nfsctl, NULL);
+	if (!ret && mkdir(e->nfsctl, 0700))
+		ret = -errno;
+	if (!ret) {
+		ret = mount_one(e, "nfsd", e->nfsctl, "nfsd", "");
+		if (ret)
+			return ret;
+		e->nfsctl_mounted = 1;
+		step = "starting nfsd";
+		ret = fsp_nfsd_start(&e->nfsd, e->nfsctl);
+	}
+	if (!ret) {
+		step = "exporting the lower fs";
+		ret = fsp_nfsd_export(&e->nfsd, e->lower);
+	}
+	if (ret) {
+		nfs_error(e, step, ret, t0);
+		return ret;
+	}
+	return do_mount(e);
+}
+
+/* nfs4, after the client's umount: nfsd stopped, the export gone. */
+static void nfs_unserve(struct fsp_fsenv *e)
+{
+	fsp_nfsd_stop(&e->nfsd);
+	if (e->nfsctl_mounted && !fsp_mnt_umount(e->nfsctl))
+		e->nfsctl_mounted = 0;
+	if (!e->mounted && !e->nfsctl_mounted && e->lower_mounted &&
+	    !fsp_mnt_umount(e->lower))
+		e->lower_mounted = 0;
 }
 
 /*
@@ -748,6 +845,8 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 	if (p->kind == FSP_PROFILE_OVERLAY &&
 	    p->lower_kind == FSP_PROFILE_MEMORY)
 		return overlay_dirs(e);
+	if (p->kind == FSP_PROFILE_NFS && p->lower_kind == FSP_PROFILE_MEMORY)
+		return nfs_serve(e);
 	if (p->kind == FSP_PROFILE_IMAGE) {
 		/* Cases are prepared into stage/ first, by the caller. */
 		ret = fsp_journal_add(e->j, "image", e->image, NULL);
@@ -782,7 +881,7 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 			 strerror(-ret));
 		return ret;
 	}
-	want = p->kind == FSP_PROFILE_OVERLAY ? p->lower : p->fs;
+	want = p->lower[0] ? p->lower : p->fs;
 	if (!same_fs(type, want)) {
 		snprintf(e->err, sizeof(e->err), "mkfs made '%s', profile "
 			 "says '%s'", type, want);
@@ -790,6 +889,8 @@ int fsp_fsenv_setup(struct fsp_fsenv *e, unsigned long size_mb)
 	}
 	if (p->kind == FSP_PROFILE_OVERLAY)
 		return overlay_dirs(e);
+	if (p->kind == FSP_PROFILE_NFS)
+		return nfs_serve(e);
 	return do_mount(e);
 }
 
@@ -800,6 +901,8 @@ void fsp_fsenv_teardown(struct fsp_fsenv *e)
 	if (e->mounted)
 		fsp_attrs_release(&e->attrs, e->mnt);
 	do_umount(e);
+	if (e->prof->kind == FSP_PROFILE_NFS)
+		nfs_unserve(e);
 	if (e->server_log >= 0)
 		close(e->server_log);
 	e->server_log = -1;

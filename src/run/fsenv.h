@@ -11,6 +11,7 @@
 #include "attrs.h"
 #include "case.h"
 #include "fuse.h"
+#include "nfsd.h"
 #include "dm.h"
 #include "journal.h"
 #include "knob.h"
@@ -25,7 +26,7 @@ struct fsp_fsenv {
 	char image[4096];
 	char mnt[4096];
 	char stage[4096];
-	char lower[4096];	/* overlay: where the lower fs is mounted */
+	char lower[4096];	/* overlay, nfs: where the lower fs is mounted */
 	char read_ahead[128];	/* our loop device's queue/read_ahead_kb */
 	int idx;		/* the profile's number in the run */
 	struct fsp_loop loop;
@@ -42,6 +43,9 @@ struct fsp_fsenv {
 	struct fsp_fuse fuse;	/* fuse: the server serving mnt */
 	int server_log;		/* fuse: its stdout and stderr, or -1 */
 	int server_starts;	/* fuse: how many times it was started */
+	struct fsp_nfsd nfsd;	/* nfs4: our server, exporting lower */
+	char nfsctl[4096];	/* nfs4: our mount of nfsd's control fs */
+	int nfsctl_mounted;
 	struct fsp_dm dm;	/* device_fault: dm device over the loop */
 	int fault_armed;	/* its table made to fail */
 	int mounted, lower_mounted;

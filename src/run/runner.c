@@ -98,6 +98,11 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 			 "(/proc/filesystems)", prof->fs);
 		return buf;
 	}
+	if (prof->kind == FSP_PROFILE_NFS && !fsp_mnt_fs_supported("nfsd")) {
+		snprintf(buf, len, "the kernel's NFS server (nfsd) is not in "
+			 "this kernel");
+		return buf;
+	}
 	if (prof->lower[0] && !fsp_mnt_fs_supported(prof->lower)) {
 		snprintf(buf, len, "lower filesystem '%s' is not in this "
 			 "kernel", prof->lower);
@@ -110,7 +115,7 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 		return buf;
 	}
 	if (!prof->nr_mkfs && prof->kind != FSP_PROFILE_MEMORY &&
-	    prof->kind != FSP_PROFILE_OVERLAY) {
+	    !prof->lower[0]) {
 		snprintf(buf, len, "profile has no mkfs command");
 		return buf;
 	}
@@ -613,7 +618,10 @@ static void target_setup(struct fsp_target *t, struct fsp_fsenv *e,
 	t->recycle = fsp_fsenv_recycle;
 	t->cold_method = t->shmem ? "none (tmpfs: data lives in the cache)" :
 			 e->prof->kind == FSP_PROFILE_FUSE ?
-			 "remount (FUSE server restarted)" : "remount";
+			 "remount (FUSE server restarted)" :
+			 e->prof->kind == FSP_PROFILE_NFS ?
+			 "remount (the NFS client; the export stays)" :
+			 "remount";
 }
 
 /*
@@ -649,7 +657,7 @@ static int mkfs_mount(const struct fsp_run_opts *o, struct fsp_target *t,
 	ret = fsp_fsenv_setup(e, size_mb);
 	if (ret)
 		return ret;
-	if (e->prof->lower[0]) {
+	if (e->prof->kind == FSP_PROFILE_OVERLAY) {
 		/* Files are written to the lower layer, read via overlay. */
 		snprintf(e->stage, sizeof(e->stage), "%s/lower", e->lower);
 		t->prep_dir = e->stage;

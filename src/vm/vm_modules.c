@@ -116,6 +116,11 @@ static void add_profile_fs(char ***arr, int *nr, const struct fsp_profile *p,
 			    p->fs);
 	if (!*ret && p->lower[0])
 		*ret = push(arr, nr, p->lower);
+	/* nfs4: the client's v4 half is a module of its own; the server. */
+	if (!*ret && p->kind == FSP_PROFILE_NFS)
+		*ret = push(arr, nr, "nfsv4");
+	if (!*ret && p->kind == FSP_PROFILE_NFS)
+		*ret = push(arr, nr, "nfsd");
 	for (i = 0; (p->attrs & FSP_ATTR_ENCRYPT) &&
 	     i < FSP_ARRAY_SIZE(fscrypt_ciphers); i++)
 		if (!*ret)
