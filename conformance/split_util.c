@@ -203,6 +203,30 @@ void fsp_split_teardown(struct fsp_mapping *m, int wfd)
 	fsp_unmap_file(m);
 }
 
+void fsp_split_run(const struct fsp_target *t, struct fsp_probe *p,
+		   const char *name, uint32_t seed, fsp_split_op op)
+{
+	struct fsp_mapping m;
+	int wfd;
+
+	if (fsp_split_setup(t, p, name, seed, &m, &wfd))
+		return;
+	op(t, p, &m, wfd);
+	fsp_split_teardown(&m, wfd);
+}
+
+void fsp_split_refault(const struct fsp_target *t, struct fsp_probe *p,
+		       struct fsp_mapping *m, size_t len, const char *when)
+{
+	if (madvise(m->addr, len, MADV_POPULATE_READ)) {
+		fsp_ev_str(p, "refault_errno", fsp_errno_name(errno));
+		fsp_split_fail(p, "MADV_POPULATE_READ %s failed: %s", when,
+			       fsp_errno_name(errno));
+	}
+	fsp_split_ev_pmd(t, p, m, "_refault");
+	fsp_split_ev_orders(p, "orders_after", m->addr, len);
+}
+
 void fsp_split_check_cold(const struct fsp_target *t, struct fsp_probe *p,
 			  const char *name, const struct fsp_span *s, int n,
 			  uint32_t seed)
