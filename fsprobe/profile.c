@@ -390,8 +390,8 @@ static int check_kind(struct fsp_profile *p, struct fsp_profile_error *err)
 				       fsp_device_kind_name(p->device));
 	if ((p->device_fault || p->attrs) && p->kind != FSP_PROFILE_DEVICE)
 		return fsp_profile_err(err, 0, p->device_fault ?
-				       "device_fault needs a filesystem made on "
-				       "a device by mkfs, not %s" :
+				       "device_fault needs a filesystem made "
+				       "on a device by mkfs, not %s" :
 				       "attributes need a filesystem made by "
 				       "mkfs on a device (this one is %s)",
 				       fsp_profile_kind_name(p->kind));

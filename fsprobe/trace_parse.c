@@ -198,10 +198,11 @@ static uint64_t load_int(const unsigned char *p, unsigned int size,
 			 int is_signed)
 {
 	unsigned int shift = 64 - 8 * size, i;
+	int le = __BYTE_ORDER == __LITTLE_ENDIAN;
 	uint64_t v = 0;
 
 	for (i = 0; i < size; i++)
-		v = v << 8 | p[__BYTE_ORDER == __LITTLE_ENDIAN ? size - 1 - i : i];
+		v = v << 8 | p[le ? size - 1 - i : i];
 	if (!is_signed || !shift)
 		return v;
 	return (uint64_t)((int64_t)(v << shift) >> shift);
