@@ -152,6 +152,8 @@ int fsp_case_recool(const struct fsp_target *t, struct fsp_probe *p,
 		    const char *name, const char *ev_key, const char *what);
 int fsp_case_path(const struct fsp_target *t, int prep, const char *name,
 		  char *buf, size_t len);
+/* Open name in t->dir with flags (O_CLOEXEC added): the fd, or -errno. */
+int fsp_case_open(const struct fsp_target *t, const char *name, int flags);
 
 /*
  * Create a pattern test file in t->prep_dir. On tmpfs the writer decides

@@ -72,6 +72,18 @@ int fsp_case_path(const struct fsp_target *t, int prep, const char *name,
 		       bound ? bound : name);
 }
 
+int fsp_case_open(const struct fsp_target *t, const char *name, int flags)
+{
+	char path[4096];
+	int fd, ret;
+
+	ret = fsp_case_path(t, 0, name, path, sizeof(path));
+	if (ret)
+		return ret;
+	fd = open(path, flags | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
 int fsp_mapping_measure(const struct fsp_target *t, struct fsp_mapping *m)
 {
 	struct fsp_smaps_vma v;
@@ -101,27 +113,16 @@ static int read_errno(int fd, off_t len)
 	return -EFAULT;
 }
 
-int fsp_map_file(const struct fsp_target *t, const char *name, int prot,
-		 int hint, struct fsp_mapping *m)
+/* Map m->fd (open) whole, aligned, and fault it in; then measure. */
+static int map_open_file(const struct fsp_target *t, int prot, int hint,
+			 struct fsp_mapping *m)
 {
 	struct fsp_residency r;
-	char path[4096];
-	off_t size;
+	off_t size = lseek(m->fd, 0, SEEK_END);
 	int ret;
 
-	memset(m, 0, sizeof(*m));
-	m->fd = -1;
-	ret = fsp_case_path(t, 0, name, path, sizeof(path));
-	if (ret)
-		return ret;
-	m->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (m->fd < 0)
-		return -errno;
-	size = lseek(m->fd, 0, SEEK_END);
-	if (size <= 0) {
-		ret = size < 0 ? -errno : -ENODATA;
-		goto fail;
-	}
+	if (size <= 0)
+		return size < 0 ? -errno : -ENODATA;
 	m->len = size;
 	if (!fsp_residency(m->fd, 0, m->len, &r))
 		m->cached_before = r.nr_cache;
@@ -129,7 +130,7 @@ int fsp_map_file(const struct fsp_target *t, const char *name, int prot,
 			      t->si->pmd_size ? t->si->pmd_size : 2UL << 20,
 			      &m->addr);
 	if (ret)
-		goto fail;
+		return ret;
 	if (hint)
 		m->hint_rc = madvise(m->addr, m->len, MADV_HUGEPAGE) ?
 			     -errno : 0;
@@ -137,12 +138,24 @@ int fsp_map_file(const struct fsp_target *t, const char *name, int prot,
 			 -errno : 0;
 	if (m->populate_rc == -EFAULT)
 		m->populate_rc = read_errno(m->fd, m->len);
-	ret = fsp_mapping_measure(t, m);
+	return fsp_mapping_measure(t, m);
+}
+
+int fsp_map_file(const struct fsp_target *t, const char *name, int prot,
+		 int hint, struct fsp_mapping *m)
+{
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	m->fd = fsp_case_open(t, name, O_RDONLY);
+	if (m->fd < 0) {
+		ret = m->fd;
+		m->fd = -1;
+		return ret;
+	}
+	ret = map_open_file(t, prot, hint, m);
 	if (ret)
-		goto fail;
-	return 0;
-fail:
-	fsp_unmap_file(m);
+		fsp_unmap_file(m);
 	return ret;
 }
 
@@ -285,16 +298,11 @@ int fsp_case_needs_new_file(const struct fsp_target *t, const char *fmt, ...)
 static int evict_file(const struct fsp_target *t, const char *name,
 		      struct fsp_residency *left)
 {
-	char path[4096];
+	int fd = fsp_case_open(t, name, O_RDONLY), ret;
 	struct stat st;
-	int fd, ret;
 
-	ret = fsp_case_path(t, 0, name, path, sizeof(path));
-	if (ret)
-		return ret;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	ret = fstat(fd, &st) ? -errno : fsp_evict(fd, st.st_size, left);
 	close(fd);
 	return !ret && left->nr_cache ? -EBUSY : ret;

@@ -91,20 +91,16 @@ static int write_pages(int wfd, size_t len)
 static int map_writable(const struct fsp_target *t, const char *name,
 			int make_dirty, int *wfd, struct fsp_mapping *m)
 {
-	char path[4096];
 	int ret;
 
 	memset(m, 0, sizeof(*m));
 	m->fd = -1;
-	ret = fsp_case_path(t, 0, name, path, sizeof(path));
-	if (ret)
-		return ret;
-	*wfd = open(path, O_RDWR | O_CLOEXEC);
+	*wfd = fsp_case_open(t, name, O_RDWR);
 	if (*wfd < 0)
-		return -errno;
-	m->fd = open(path, O_RDONLY | O_CLOEXEC);
+		return *wfd;
+	m->fd = fsp_case_open(t, name, O_RDONLY);
 	if (m->fd < 0)
-		return -errno;
+		return m->fd;
 	m->len = FSP_FILE_SIZE;
 	if (make_dirty && write_pages(*wfd, m->len))
 		return -EIO;

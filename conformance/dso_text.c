@@ -6,7 +6,6 @@
  * PMD-mapped, cold and warmed?
  */
 #include <errno.h>
-#include <stdio.h>
 
 #include "payload_util.h"
 
@@ -19,25 +18,9 @@ static int prepare(const struct fsp_target *t)
 	return ret == -ENOENT ? 0 : ret;	/* run() reports the skip */
 }
 
-static void argv_for(const struct fsp_target *t, const char *copy,
-		     int collapse, char *argv[8], char *store, size_t len)
-{
-	size_t half = len / 2;
-
-	snprintf(store, half, "%s/dsoload", t->payload_dir);
-	fsp_case_path(t, 0, copy, store + half, len - half);
-	argv[0] = store;
-	argv[1] = store + half;
-	argv[2] = "--hint";
-	argv[3] = "--work";
-	argv[4] = "1";
-	argv[5] = collapse ? "--collapse" : NULL;
-	argv[6] = NULL;
-}
-
 static void run(const struct fsp_target *t, struct fsp_probe *p)
 {
-	fsp_payload_probe(t, p, COPY, argv_for);
+	fsp_payload_probe(t, p, COPY, "dsoload");
 }
 
 const struct fsp_case fsp_case_dso_text = {

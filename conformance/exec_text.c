@@ -7,7 +7,6 @@
  * MADV_POPULATE_READ, MADV_COLLAPSE) and reports one key=value line.
  */
 #include <errno.h>
-#include <stdio.h>
 
 #include "payload_util.h"
 
@@ -20,21 +19,9 @@ static int prepare(const struct fsp_target *t)
 	return ret == -ENOENT ? 0 : ret;	/* run() reports the skip */
 }
 
-static void argv_for(const struct fsp_target *t, const char *copy,
-		     int collapse, char *argv[8], char *store, size_t len)
-{
-	fsp_case_path(t, 0, copy, store, len);
-	argv[0] = store;
-	argv[1] = "--hint";
-	argv[2] = "--work";
-	argv[3] = "1";
-	argv[4] = collapse ? "--collapse" : NULL;
-	argv[5] = NULL;
-}
-
 static void run(const struct fsp_target *t, struct fsp_probe *p)
 {
-	fsp_payload_probe(t, p, COPY, argv_for);
+	fsp_payload_probe(t, p, COPY, NULL);
 }
 
 const struct fsp_case fsp_case_exec_text = {

@@ -174,15 +174,39 @@ static void put_report(const struct fsp_target *t, struct fsp_probe *p,
 	fsp_ev_str(p, key, r->line);
 }
 
+/* [loader] COPY --hint --work 1 [--collapse], the paths kept in store. */
+static void payload_argv(const struct fsp_target *t, const char *copy,
+			 const char *loader, int collapse, char *argv[8],
+			 char *store, size_t len)
+{
+	char *path = store;
+	int n = 0;
+
+	if (loader) {
+		snprintf(store, len / 2, "%s/%s", t->payload_dir, loader);
+		argv[n++] = store;
+		path = store + len / 2;
+		len -= len / 2;
+	}
+	fsp_case_path(t, 0, copy, path, len);
+	argv[n++] = path;
+	argv[n++] = "--hint";
+	argv[n++] = "--work";
+	argv[n++] = "1";
+	if (collapse)
+		argv[n++] = "--collapse";
+	argv[n] = NULL;
+}
+
 /* Run one copy; 0 and the report, or the probe's result set. */
 static int run_copy(const struct fsp_target *t, struct fsp_probe *p,
 		    const char *copy, const char *tag, int collapse,
-		    fsp_payload_argv_fn argv_fn, struct fsp_payload_report *r)
+		    const char *loader, struct fsp_payload_report *r)
 {
 	char *argv[8], store[4096];
 	int ret;
 
-	argv_fn(t, copy, collapse, argv, store, sizeof(store));
+	payload_argv(t, copy, loader, collapse, argv, store, sizeof(store));
 	ret = fsp_payload_exec(argv, t->shmem, r);
 	if (ret) {
 		fsp_probe_set(p, FSP_FAIL, "%s run of %s failed (exit %d): "
@@ -225,7 +249,7 @@ static void khugepaged_meanwhile(struct fsp_probe *p, long kh)
 }
 
 void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
-		       const char *copy, fsp_payload_argv_fn argv_fn)
+		       const char *copy, const char *loader)
 {
 	struct fsp_payload_report rc, rw;
 	char path[4096], why[256];
@@ -245,7 +269,7 @@ void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 		return;
 	}
 	fsp_ev_str(p, "cold", t->cold_method);
-	if (run_copy(t, p, copy, "cold", 1, argv_fn, &rc))
+	if (run_copy(t, p, copy, "cold", 1, loader, &rc))
 		return;
 	fsp_ev_int(p, "pmd_max_kb", rc.pmd_max_kb);
 	fsp_ev_bool(p, "aligned", rc.aligned == 1);
@@ -259,7 +283,7 @@ void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 		return;
 	}
 	kh = fsp_khugepaged_counter("pages_collapsed");
-	if (run_copy(t, p, copy, "warmed", 0, argv_fn, &rw))
+	if (run_copy(t, p, copy, "warmed", 0, loader, &rw))
 		return;
 	kh = kh < 0 ? 0 : fsp_khugepaged_counter("pages_collapsed") - kh;
 	if (p->result != FSP_PASS)

@@ -43,13 +43,13 @@ int fsp_payload_layout(const char *path, char *why, size_t len);
  * one page may stay cached, so nothing the collapse built survives),
  * warmed, and run without collapse (PMD there is the fault route); pass
  * when either run is PMD-mapped. On tmpfs the data lives in the cache:
- * the warmed run reuses it, and the text counts in ShmemPmdMapped. argv_fn builds the argv for a copy's path.
+ * the warmed run reuses it, and the text counts in ShmemPmdMapped.
+ * loader: the payload (in t->payload_dir) that runs the copy, given its
+ * path, or NULL: the copy is exec'd itself. Either way the payload is
+ * run as `[loader] COPY --hint --work 1 [--collapse]`.
  * The payload's work loop runs once: its timing is bench/text-impact's.
  */
-typedef void (*fsp_payload_argv_fn)(const struct fsp_target *t,
-				    const char *copy, int collapse,
-				    char *argv[8], char *store, size_t len);
 void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
-		       const char *copy, fsp_payload_argv_fn argv_fn);
+		       const char *copy, const char *loader);
 
 #endif

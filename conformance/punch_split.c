@@ -26,10 +26,6 @@
 #include "split_util.h"
 #include "util.h"
 
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22	/* Linux 5.14, 4ca9b3859dac */
-#endif
-
 #define FILE_NAME "punch-split.dat"
 #define SEED 0x22
 #define HOLE_OFF ((2ULL << 20) + (512ULL << 10))
@@ -132,13 +128,7 @@ static void punch_mapped(const struct fsp_target *t, struct fsp_probe *p,
 			       (long long)st.st_size, m->len);
 
 	/* Fault everything back to see the orders it has now. */
-	if (madvise(m->addr, m->len, MADV_POPULATE_READ)) {
-		fsp_ev_str(p, "refault_errno", fsp_errno_name(errno));
-		fsp_split_fail(p, "MADV_POPULATE_READ after the punch failed: "
-			       "%s", fsp_errno_name(errno));
-	}
-	fsp_split_ev_pmd(t, p, m, "_refault");
-	fsp_split_ev_orders(p, "orders_after", m->addr, m->len);
+	fsp_split_refault(t, p, m, m->len, "after the punch");
 	fsp_split_ev_orders(p, "orders_after_hole_folio",
 			    (char *)m->addr + lo, hi - lo);
 
@@ -149,15 +139,9 @@ static void punch_mapped(const struct fsp_target *t, struct fsp_probe *p,
 
 static void run(const struct fsp_target *t, struct fsp_probe *p)
 {
-	struct fsp_mapping m;
-	int wfd;
-
 	fsp_ev_int(p, "hole_offset", HOLE_OFF);
 	fsp_ev_int(p, "hole_len", HOLE_LEN);
-	if (fsp_split_setup(t, p, FILE_NAME, SEED, &m, &wfd))
-		return;
-	punch_mapped(t, p, &m, wfd);
-	fsp_split_teardown(&m, wfd);
+	fsp_split_run(t, p, FILE_NAME, SEED, punch_mapped);
 }
 
 static void run_cold(const struct fsp_target *t, struct fsp_probe *p)

@@ -74,18 +74,6 @@ static long resident(const void *addr, uint64_t len)
 	return n;
 }
 
-static int open_file(const struct fsp_target *t, const char *name, int flags)
-{
-	char path[4096];
-	int fd, ret;
-
-	ret = fsp_case_path(t, 0, name, path, sizeof(path));
-	if (ret)
-		return ret;
-	fd = open(path, flags | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
-}
-
 /* Map name, not faulted yet; m->cached_before as it is now. */
 static int map_file(const struct fsp_target *t, const char *name,
 		    struct fsp_mapping *m)
@@ -95,7 +83,7 @@ static int map_file(const struct fsp_target *t, const char *name,
 	int ret;
 
 	memset(m, 0, sizeof(*m));
-	m->fd = open_file(t, name, O_RDONLY);
+	m->fd = fsp_case_open(t, name, O_RDONLY);
 	if (m->fd < 0)
 		return m->fd;
 	size = lseek(m->fd, 0, SEEK_END);
@@ -125,7 +113,7 @@ static int open_and_map(const struct fsp_target *t, struct fsp_probe *p,
 {
 	int ret;
 
-	*wfd = open_file(t, name, O_RDWR);
+	*wfd = fsp_case_open(t, name, O_RDWR);
 	if (*wfd < 0)
 		return *wfd;
 	ret = map_file(t, name, m);
@@ -138,7 +126,7 @@ static int open_and_map(const struct fsp_target *t, struct fsp_probe *p,
 		ret = t->recycle(t);
 		if (ret)
 			return ret;
-		*wfd = open_file(t, name, O_RDWR);
+		*wfd = fsp_case_open(t, name, O_RDWR);
 		if (*wfd < 0)
 			return *wfd;
 		ret = map_file(t, name, m);
@@ -215,6 +203,30 @@ void fsp_split_teardown(struct fsp_mapping *m, int wfd)
 	fsp_unmap_file(m);
 }
 
+void fsp_split_run(const struct fsp_target *t, struct fsp_probe *p,
+		   const char *name, uint32_t seed, fsp_split_op op)
+{
+	struct fsp_mapping m;
+	int wfd;
+
+	if (fsp_split_setup(t, p, name, seed, &m, &wfd))
+		return;
+	op(t, p, &m, wfd);
+	fsp_split_teardown(&m, wfd);
+}
+
+void fsp_split_refault(const struct fsp_target *t, struct fsp_probe *p,
+		       struct fsp_mapping *m, size_t len, const char *when)
+{
+	if (madvise(m->addr, len, MADV_POPULATE_READ)) {
+		fsp_ev_str(p, "refault_errno", fsp_errno_name(errno));
+		fsp_split_fail(p, "MADV_POPULATE_READ %s failed: %s", when,
+			       fsp_errno_name(errno));
+	}
+	fsp_split_ev_pmd(t, p, m, "_refault");
+	fsp_split_ev_orders(p, "orders_after", m->addr, len);
+}
+
 void fsp_split_check_cold(const struct fsp_target *t, struct fsp_probe *p,
 			  const char *name, const struct fsp_span *s, int n,
 			  uint32_t seed)
@@ -225,7 +237,7 @@ void fsp_split_check_cold(const struct fsp_target *t, struct fsp_probe *p,
 	/* Only what the probe measured is worth re-reading. */
 	if (p->result != FSP_PASS && p->result != FSP_FAIL)
 		return;
-	fd = open_file(t, name, O_RDONLY);
+	fd = fsp_case_open(t, name, O_RDONLY);
 	if (fd < 0) {
 		fsp_probe_set(p, FSP_ERROR, "re-reading cold: %s",
 			      fsp_errno_name(-fd));

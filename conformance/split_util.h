@@ -42,6 +42,19 @@ int fsp_split_setup(const struct fsp_target *t, struct fsp_probe *p,
 		    const char *name, uint32_t seed, struct fsp_mapping *m,
 		    int *wfd);
 void fsp_split_teardown(struct fsp_mapping *m, int wfd);
+/* The operation under test, on m, its file open for writing as wfd. */
+typedef void (*fsp_split_op)(const struct fsp_target *t, struct fsp_probe *p,
+			     struct fsp_mapping *m, int wfd);
+/* fsp_split_setup(), then op if it went on, then fsp_split_teardown(). */
+void fsp_split_run(const struct fsp_target *t, struct fsp_probe *p,
+		   const char *name, uint32_t seed, fsp_split_op op);
+/*
+ * After the operation: fault [0, len) of m back in (a failure is evidence
+ * refault_errno and a fail "MADV_POPULATE_READ <when> failed"), then
+ * record the PMD counter (suffix _refault) and orders_after.
+ */
+void fsp_split_refault(const struct fsp_target *t, struct fsp_probe *p,
+		       struct fsp_mapping *m, size_t len, const char *when);
 /* Make the file cold again (not on tmpfs) and check it by read(2). */
 void fsp_split_check_cold(const struct fsp_target *t, struct fsp_probe *p,
 			  const char *name, const struct fsp_span *s, int n,

@@ -27,10 +27,6 @@
 #include "split_util.h"
 #include "util.h"
 
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22	/* Linux 5.14, 4ca9b3859dac */
-#endif
-
 #define FILE_NAME "truncate-split.dat"
 #define SEED 0x21
 #define CUT ((3ULL << 20) + 4096 + 100)
@@ -190,13 +186,7 @@ static void truncate_mapped(const struct fsp_target *t, struct fsp_probe *p,
 			       (long long)st.st_size, CUT);
 
 	/* Fault the surviving range back to see the orders it has now. */
-	if (madvise(m->addr, eof_end, MADV_POPULATE_READ)) {
-		fsp_ev_str(p, "refault_errno", fsp_errno_name(errno));
-		fsp_split_fail(p, "MADV_POPULATE_READ below EOF failed: %s",
-			       fsp_errno_name(errno));
-	}
-	fsp_split_ev_pmd(t, p, m, "_refault");
-	fsp_split_ev_orders(p, "orders_after", m->addr, eof_end);
+	fsp_split_refault(t, p, m, eof_end, "below EOF");
 	fsp_split_ev_orders(p, "orders_after_cut_folio",
 			    (char *)m->addr + f0.start, eof_end - f0.start);
 	fsp_split_folio_at(m->addr, CUT, &f1);
@@ -210,14 +200,8 @@ static void truncate_mapped(const struct fsp_target *t, struct fsp_probe *p,
 
 static void run(const struct fsp_target *t, struct fsp_probe *p)
 {
-	struct fsp_mapping m;
-	int wfd;
-
 	fsp_ev_int(p, "cut", CUT);
-	if (fsp_split_setup(t, p, FILE_NAME, SEED, &m, &wfd))
-		return;
-	truncate_mapped(t, p, &m, wfd);
-	fsp_split_teardown(&m, wfd);
+	fsp_split_run(t, p, FILE_NAME, SEED, truncate_mapped);
 }
 
 static void run_cold(const struct fsp_target *t, struct fsp_probe *p)

@@ -98,44 +98,51 @@ int fsp_fscrypt_key_add(int fd, struct fsp_fscrypt_key *k)
 	return ret;
 }
 
+/*
+ * FS_IOC_REMOVE_ENCRYPTION_KEY (remove) or FS_IOC_GET_ENCRYPTION_KEY_STATUS
+ * for k: *out is the removal status flags or the key status.
+ */
+static int key_query(int fd, const struct fsp_fscrypt_key *k, int remove,
+		     unsigned int *out)
+{
+	union {
+		struct fscrypt_remove_key_arg rm;
+		struct fscrypt_get_key_status_arg st;
+	} u;
+
+	memset(&u, 0, sizeof(u));
+	key_spec(remove ? &u.rm.key_spec : &u.st.key_spec, k);
+	if (ioctl(fd, remove ? FS_IOC_REMOVE_ENCRYPTION_KEY :
+		  FS_IOC_GET_ENCRYPTION_KEY_STATUS, &u))
+		return -errno;
+	*out = remove ? u.rm.removal_status_flags : u.st.status;
+	return 0;
+}
+
 int fsp_fscrypt_key_remove(int fd, const struct fsp_fscrypt_key *k,
 			   unsigned int *flags)
 {
-	struct fscrypt_remove_key_arg arg;
-
-	memset(&arg, 0, sizeof(arg));
-	key_spec(&arg.key_spec, k);
-	if (ioctl(fd, FS_IOC_REMOVE_ENCRYPTION_KEY, &arg))
-		return -errno;
-	*flags = arg.removal_status_flags;
-	return 0;
+	return key_query(fd, k, 1, flags);
 }
 
 int fsp_fscrypt_key_status(int fd, const struct fsp_fscrypt_key *k,
 			   unsigned int *status)
 {
-	struct fscrypt_get_key_status_arg arg;
-
-	memset(&arg, 0, sizeof(arg));
-	key_spec(&arg.key_spec, k);
-	if (ioctl(fd, FS_IOC_GET_ENCRYPTION_KEY_STATUS, &arg))
-		return -errno;
-	*status = arg.status;
-	return 0;
+	return key_query(fd, k, 0, status);
 }
 
 const char *fsp_fscrypt_status_name(unsigned int status)
 {
-	switch (status) {
-	case FSCRYPT_KEY_STATUS_ABSENT:
-		return "absent";
-	case FSCRYPT_KEY_STATUS_PRESENT:
-		return "present";
-	case FSCRYPT_KEY_STATUS_INCOMPLETELY_REMOVED:
-		return "incompletely removed";
-	default:
+	static const char *const names[] = {
+		[FSCRYPT_KEY_STATUS_ABSENT] = "absent",
+		[FSCRYPT_KEY_STATUS_PRESENT] = "present",
+		[FSCRYPT_KEY_STATUS_INCOMPLETELY_REMOVED] =
+			"incompletely removed",
+	};
+
+	if (status >= sizeof(names) / sizeof(names[0]) || !names[status])
 		return "?";
-	}
+	return names[status];
 }
 
 int fsp_fscrypt_set_policy(int dirfd, const struct fsp_fscrypt_key *k)

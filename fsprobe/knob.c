@@ -126,27 +126,14 @@ static int read_record(const char *path, char *saved, size_t len)
 static int write_record(const char *path, const char *saved)
 {
 	char rec[PATH_MAX], tmp[PATH_MAX + 8], buf[PATH_MAX + 160];
-	int fd, ret;
+	int ret;
 
 	ret = reg_path(rec, sizeof(rec), path, "rec");
 	if (!ret)
 		ret = fsp_fmt(tmp, sizeof(tmp), "%s.tmp", rec);
 	if (!ret)
 		ret = fsp_fmt(buf, sizeof(buf), "%s\n%s\n", path, saved);
-	if (ret)
-		return ret;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		  0600);
-	if (fd < 0)
-		return -errno;
-	ret = fsp_write_all(fd, buf, strlen(buf));
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, rec))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	return ret ? ret : fsp_replace_file(rec, tmp, buf, 0600);
 }
 
 /*

@@ -393,14 +393,13 @@ static int check_kind(struct fsp_profile *p, struct fsp_profile_error *err)
 				       "mapper on a loop device: not with "
 				       "device = %s",
 				       fsp_device_kind_name(p->device));
-	if (p->device_fault && p->kind != FSP_PROFILE_DEVICE)
-		return fsp_profile_err(err, 0, "device_fault needs a filesystem "
-				       "made on a device by mkfs, not %s",
+	if ((p->device_fault || p->attrs) && p->kind != FSP_PROFILE_DEVICE)
+		return fsp_profile_err(err, 0, p->device_fault ?
+				       "device_fault needs a filesystem made "
+				       "on a device by mkfs, not %s" :
+				       "attributes need a filesystem made by "
+				       "mkfs on a device (this one is %s)",
 				       fsp_profile_kind_name(p->kind));
-	if (p->attrs && p->kind != FSP_PROFILE_DEVICE)
-		return fsp_profile_err(err, 0, "attributes need a filesystem "
-				       "made by mkfs on a device (this one is "
-				       "%s)", fsp_profile_kind_name(p->kind));
 	return check_fuse(p, err);
 }
 

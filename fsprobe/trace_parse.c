@@ -7,6 +7,7 @@
  * against the page's commit size before a byte of it is read.
  */
 #include <ctype.h>
+#include <endian.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/sysmacros.h>
@@ -192,38 +193,30 @@ fsp_trace_format_field(const struct fsp_trace_format *f, const char *name)
 	return NULL;
 }
 
+/* The size-byte integer at p in host byte order, sign-extended if asked. */
+static uint64_t load_int(const unsigned char *p, unsigned int size,
+			 int is_signed)
+{
+	unsigned int shift = 64 - 8 * size, i;
+	int le = __BYTE_ORDER == __LITTLE_ENDIAN;
+	uint64_t v = 0;
+
+	for (i = 0; i < size; i++)
+		v = v << 8 | p[le ? size - 1 - i : i];
+	if (!is_signed || !shift)
+		return v;
+	return (uint64_t)((int64_t)(v << shift) >> shift);
+}
+
 int fsp_trace_field_get(const struct fsp_trace_field *fl, const void *rec,
 			size_t len, uint64_t *val)
 {
-	const unsigned char *p = rec;
-	uint8_t u8;
-	uint16_t u16;
-	uint32_t u32;
-	uint64_t u64;
-
 	if (!fl || !rec || fl->offset > len || fl->size > len - fl->offset)
 		return -EINVAL;
-	p += fl->offset;
-	switch (fl->size) {
-	case 1:
-		memcpy(&u8, p, 1);
-		*val = fl->is_signed ? (uint64_t)(int64_t)(int8_t)u8 : u8;
-		break;
-	case 2:
-		memcpy(&u16, p, 2);
-		*val = fl->is_signed ? (uint64_t)(int64_t)(int16_t)u16 : u16;
-		break;
-	case 4:
-		memcpy(&u32, p, 4);
-		*val = fl->is_signed ? (uint64_t)(int64_t)(int32_t)u32 : u32;
-		break;
-	case 8:
-		memcpy(&u64, p, 8);
-		*val = u64;
-		break;
-	default:
+	if (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8)
 		return -EINVAL;
-	}
+	*val = load_int((const unsigned char *)rec + fl->offset, fl->size,
+			fl->is_signed);
 	return 0;
 }
 

@@ -27,34 +27,37 @@ static ssize_t read_retry(int fd, void *buf, size_t len)
 	return n < 0 ? -errno : n;
 }
 
-ssize_t fsp_read_text(const char *path, char *buf, size_t len)
+/* Read until len bytes or end of file; the count, or -errno. */
+static ssize_t read_full(int fd, char *buf, size_t len)
 {
 	ssize_t n, total = 0;
-	int fd;
 
-	if (!len)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while ((size_t)total < len - 1) {
-		n = read_retry(fd, buf + total, len - 1 - total);
-		if (n < 0) {
-			close(fd);
-			return n;
-		}
-		if (n == 0)
-			break;
+	while ((size_t)total < len) {
+		n = read_retry(fd, buf + total, len - total);
+		if (n <= 0)
+			return n < 0 ? n : total;
 		total += n;
 	}
-	buf[total] = '\0';
-	close(fd);
 	return total;
+}
+
+ssize_t fsp_read_text(const char *path, char *buf, size_t len)
+{
+	int fd = len ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	ssize_t n;
+
+	if (fd < 0)
+		return len ? -errno : -EINVAL;
+	n = read_full(fd, buf, len - 1);
+	close(fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
 }
 
 int fsp_slurp_fd(int fd, char **out, size_t *outlen)
 {
-	size_t cap = 8192, len = 0;
+	size_t cap = 8192, len = 0, want;
 	char *buf = malloc(cap), *nbuf;
 	ssize_t n;
 
@@ -70,14 +73,15 @@ int fsp_slurp_fd(int fd, char **out, size_t *outlen)
 			buf = nbuf;
 			cap *= 2;
 		}
-		n = read_retry(fd, buf + len, cap - len - 1);
+		want = cap - len - 1;
+		n = read_full(fd, buf + len, want);
 		if (n < 0) {
 			free(buf);
 			return n;
 		}
-		if (n == 0)
-			break;
 		len += n;
+		if ((size_t)n < want)
+			break;	/* end of file */
 	}
 	buf[len] = '\0';
 	*out = buf;
@@ -98,33 +102,13 @@ int fsp_slurp(const char *path, char **out, size_t *outlen)
 	return ret;
 }
 
-int fsp_write_all(int fd, const void *buf, size_t len)
+/* write(2), or pwrite(2) at off if at, until all of len is written. */
+static int write_loop(int fd, const char *p, size_t len, off_t off, bool at)
 {
-	const char *p = buf;
 	ssize_t n;
 
 	while (len) {
-		n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-int fsp_pwrite_all(int fd, const void *buf, size_t len, off_t off)
-{
-	const char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		n = pwrite(fd, p, len, off);
+		n = at ? pwrite(fd, p, len, off) : write(fd, p, len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -139,16 +123,44 @@ int fsp_pwrite_all(int fd, const void *buf, size_t len, off_t off)
 	return 0;
 }
 
+int fsp_write_all(int fd, const void *buf, size_t len)
+{
+	return write_loop(fd, buf, len, 0, false);
+}
+
+int fsp_pwrite_all(int fd, const void *buf, size_t len, off_t off)
+{
+	return write_loop(fd, buf, len, off, true);
+}
+
+/* Write all of buf to fd and close it; 0 or the first -errno. */
+static int write_close(int fd, const char *buf)
+{
+	int ret = fsp_write_all(fd, buf, strlen(buf));
+
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
 int fsp_write_text(const char *path, const char *buf)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-	int ret;
 
-	if (fd < 0)
-		return -errno;
-	ret = fsp_write_all(fd, buf, strlen(buf));
-	if (close(fd) && !ret)
+	return fd < 0 ? -errno : write_close(fd, buf);
+}
+
+int fsp_replace_file(const char *path, const char *tmp, const char *buf,
+		     mode_t mode)
+{
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+		      O_CLOEXEC, mode);
+	int ret = fd < 0 ? -errno : write_close(fd, buf);
+
+	if (!ret && rename(tmp, path))
 		ret = -errno;
+	if (ret && fd >= 0)
+		unlink(tmp);
 	return ret;
 }
 

@@ -19,6 +19,12 @@ int fsp_slurp(const char *path, char **out, size_t *outlen);
 int fsp_slurp_fd(int fd, char **out, size_t *outlen);
 /* Write buf to an existing file (sysfs/proc knob style, no O_CREAT). */
 int fsp_write_text(const char *path, const char *buf);
+/*
+ * Make path anew holding buf: written whole to tmp (created with mode,
+ * no symlink followed), then renamed over path; tmp is removed on error.
+ */
+int fsp_replace_file(const char *path, const char *tmp, const char *buf,
+		     mode_t mode);
 /* Write all of buf to fd, retrying short writes and EINTR. */
 int fsp_write_all(int fd, const void *buf, size_t len);
 /* The same at an offset (pwrite), leaving the file offset alone. */

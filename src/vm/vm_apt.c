@@ -91,21 +91,10 @@ static void find_mirror(int security, char *uri, size_t len)
 static int put_file(const char *path, const char *buf)
 {
 	char tmp[PATH_MAX];
-	int fd, ret;
 
 	if (fsp_fmt(tmp, sizeof(tmp), "%s.%d", path, (int)getpid()))
 		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	ret = fsp_write_all(fd, buf, strlen(buf));
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	return fsp_replace_file(path, tmp, buf, 0644);
 }
 
 static int write_sources(struct apt *a, const char *path)
