@@ -36,7 +36,9 @@ static const struct bad bad[] = {
 	{ "fs = ext4\nmount_options = a b\n", 2, "must not contain blanks" },
 	{ "fs = ext 4\n", 1, "bad filesystem type" },
 	{ "fs = overlay\n", 0, "needs a 'lower'" },
-	{ "fs = ext4\nlower = xfs\n", 0, "only for fs = overlay" },
+	{ "fs = ext4\nlower = xfs\n", 0, "only for fs = overlay or nfs4" },
+	{ "fs = nfs4\n", 0, "nfs4 profile needs a 'lower'" },
+	{ "fs = nfs4\nlower = erofs\n", 0, "nfs4 needs a writable lower" },
 	{ "fs = overlay\nlower = squashfs\n", 0, "writable lower fs" },
 	{ "fs = ext4\nmatrix = big\n", 2, "default or extended" },
 	{ "fs = overlay\nlower = tmpfs\nmkfs = mkfs.ext4\n", 0, "has no mkfs" },
@@ -422,6 +424,7 @@ static void test_kind_texts(void)
 		{ "fs = erofs\n", FSP_PROFILE_IMAGE },
 		{ "fs = overlay\nlower = ext4\n", FSP_PROFILE_OVERLAY },
 		{ "fs = overlay\nlower = tmpfs\n", FSP_PROFILE_OVERLAY },
+		{ "fs = nfs4\nlower = ext4\n", FSP_PROFILE_NFS },
 		{ "fs = f2fs\n", FSP_PROFILE_DEVICE },
 		{ "fs = tmpfs2\n", FSP_PROFILE_DEVICE },
 	};

@@ -11,7 +11,9 @@
 # .debs, blank-separated), else `-k debian:7.2` (apt, cached). A few
 # minutes of TCG. The attribute profiles (ext4-encrypt, ext4-verity,
 # f2fs-immutable, f2fs-compress-attr) must also show what the kernel read
-# back: every file sealed, encrypted or compressed, the key gone.
+# back: every file sealed, encrypted or compressed, the key gone. nfs is
+# NFS v4.2 from the run's own nfsd (fsprobe/nfsd.h); ext4-16k needs a
+# kernel that mounts ext4 blocks above the page size.
 . "$srcdir/tests/vm-lib.sh"
 
 K="-k debian:7.2"
@@ -21,7 +23,7 @@ if [ -n "${FSPROBE_VM_DEB72:-}" ]; then
 fi
 MEASURED="f2fs-default f2fs-compress jfs nilfs2 vfat exfat ntfs udf minix
 	  gfs2 ocfs2 iso9660 romfs ext4-encrypt ext4-verity f2fs-immutable
-	  f2fs-compress-attr"
+	  f2fs-compress-attr nfs ext4-16k"
 SKIPPED="ntfs3 hfsplus"
 args=
 for p in $MEASURED $SKIPPED; do args="$args -p $p"; done
@@ -34,6 +36,10 @@ for p in $MEASURED; do
 	json_assert "$J" "p['$p']['verdict'] not in ('error', 'skip', 'unknown') and p['$p']['max_order']['read'] is not None" \
 		"$p: measured, a verdict other than error ($(python3 -c "import json; print(next(x['verdict'] + ' ' + str(x.get('reason')) for x in json.load(open('$J'))['profiles'] if x['name'] == '$p'))" 2>/dev/null))"
 done
+json_assert "$J" "p['ext4-16k']['max_order'].get('min') == 2" \
+	"ext4-16k: max_order.min is 2 (16 KiB blocks over 4 KiB pages)"
+json_assert "$J" "p['nfs']['fs'] == 'nfs4' and len(p['nfs']['probes']) > 0 and all(x['result'] != 'error' for x in p['nfs']['probes'])" \
+	"nfs: every probe ran on the NFS client's mount, none error"
 ae() { printf "p['%s']['attribute_evidence']" "$1"; }
 json_assert "$J" "$(ae ext4-verity)['files'] > 0 and $(ae ext4-verity)['files_sealed'] == $(ae ext4-verity)['files']" \
 	"ext4-verity: every probe file fs-verity sealed"
@@ -47,4 +53,17 @@ json_assert "$J" "p['ntfs3']['verdict'] == 'skip' and \"'ntfs3' is not in this k
 	"ntfs3: skip, 7.2 has the ntfs driver instead"
 json_assert "$J" "p['hfsplus']['verdict'] == 'skip' and p['hfsplus']['reason']" \
 	"hfsplus: skip with a reason (no mkfs.hfsplus in bookworm)"
+
+# nfs, its worker killed mid-step: nfsd is in the worker's network
+# namespace and stops with it; the soft client lets the killed worker's
+# last call give up (src/run/fsenv.c), so no nfsd thread is left.
+# shellcheck disable=SC2086
+"$F" vm -v $K -p nfs -P read-order -P fault-pmd --step-timeout 1 \
+	-f json -o "$T/kill.json" 2> "$T/kill.err"
+if grep -q 'nfs: .* did not finish in 1 s' "$T/kill.err"; then
+	tr -d '\r' < "$T/kill.err" | grep -q '^fsprobe-vm: nfsd threads left: 0$'
+	ok $? "nfs: a worker killed by the watchdog leaves no nfsd thread"
+else
+	skip "every nfs step finished within 1 s: no worker was killed"
+fi
 done_testing

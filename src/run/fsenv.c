@@ -303,7 +303,11 @@ static int server_mount(struct fsp_fsenv *e)
 /*
  * nfs4: the client mounts our server's root over loopback, in the
  * worker's network namespace; the profile's mount options come after
- * the address (vers=4.2 and the like).
+ * the address (vers=4.2 and the like). soft, with short timeouts: when
+ * a killed run's mount namespace goes, nfsd's control fs may go before
+ * the client, whose last call (DESTROY_SESSION, from the exiting
+ * worker) would otherwise wait for the stopped server for ever, the
+ * exported fs and its loop device held with it (seen on 7.2).
  */
 static int nfs_client_mount(struct fsp_fsenv *e)
 {
@@ -312,7 +316,8 @@ static int nfs_client_mount(struct fsp_fsenv *e)
 	int ret;
 
 	ret = fsp_fmt(opts, sizeof(opts), "addr=127.0.0.1,clientaddr="
-		      "127.0.0.1%s%s", *extra ? "," : "", extra);
+		      "127.0.0.1,soft,timeo=20,retrans=1%s%s",
+		      *extra ? "," : "", extra);
 	if (!ret)
 		ret = mount_one(e, "127.0.0.1:/", e->mnt, e->prof->fs, opts);
 	e->mounted = !ret;
@@ -423,7 +428,9 @@ static void nfs_error(struct fsp_fsenv *e, const char *step, int ret,
 	n = snprintf(e->err, sizeof(e->err), "nfs: %s%s%s: %s", step,
 		     e->nfsd.file ? ", writing " : "", e->nfsd.file ?: "",
 		     strerror(-ret));
-	if (n > 0 && (size_t)n < sizeof(e->err) &&
+	/* Only nfsd's start logs why it failed ("no listeners ..."). */
+	if (n > 0 && (size_t)n < sizeof(e->err) && e->nfsd.file &&
+	    !strcmp(e->nfsd.file, "threads") &&
 	    fsp_kmsg_last_prefixed(ours, (t0 - 1) * 1000, said,
 				   sizeof(said)) > 0)
 		snprintf(e->err + n, sizeof(e->err) - n, " (kernel: %s)",

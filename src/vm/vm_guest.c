@@ -67,6 +67,8 @@ static const char guest_init[] =
 	"$(grep -c ' /run/fsprobe' /proc/mounts) mount\"\n"
 	"echo \"fsprobe-vm: null_blk devices left: $(ls -d "
 	"/sys/block/nullb* /sys/block/fsprobe-* 2>/dev/null | wc -l)\"\n"
+	"echo \"fsprobe-vm: nfsd threads left: $(grep -lx nfsd "
+	"/proc/[0-9]*/comm 2>/dev/null | wc -l)\"\n"
 	"stty -F /dev/ttyS1 raw -echo 2>/dev/null\n"
 	"{ echo \"" FSP_VM_MARK "-BEGIN $nonce\";"
 	" cat /tmp/result.json 2>/dev/null; echo;"
