@@ -344,7 +344,7 @@ static const struct {
 	{ "overlay-tmpfs", FSP_PROFILE_OVERLAY }, { "ramfs", FSP_PROFILE_MEMORY },
 	{ "squashfs-zstd", FSP_PROFILE_IMAGE }, { "udf", DEV }, { "vfat", DEV },
 	{ "xfs-16k", DEV }, { "xfs-64k", DEV }, { "ntfs", DEV },
-	{ "ext4-16k", DEV }, { "nfs", FSP_PROFILE_NFS },
+	{ "ext4-16k", DEV }, { "nfs", FSP_PROFILE_NFS }, { "bcachefs", DEV },
 	{ "iso9660", FSP_PROFILE_IMAGE }, { "romfs", FSP_PROFILE_IMAGE },
 	/* Issue 21 item 2: attributes set on the probe files. */
 	{ "ext4-encrypt", DEV }, { "ext4-verity", DEV },

@@ -3,8 +3,8 @@
 # v-morefs.sh - `make check-vm`: the profiles whose filesystems only a
 # distribution kernel has (issue 21), on Debian's 7.2 kernel under qemu
 # TCG: each must get a verdict other than error, those the kernel lacks
-# (ntfs3, gone in 7.x) or whose mkfs bookworm lacks (hfsplus) a skip
-# with the reason. The guest loads the modules the profiles name, their
+# (ntfs3 and bcachefs, gone in 7.x) or whose mkfs bookworm lacks
+# (hfsplus) a skip with the reason. The guest loads the modules the profiles name, their
 # nls tables, and carries each profile's mkfs with its libraries. hfs is
 # left out: its fsync fails with ENOENT after the cold remount (an error,
 # measured on 7.2.13). The package: $FSPROBE_VM_DEB72 (the three sid
@@ -24,7 +24,7 @@ fi
 MEASURED="f2fs-default f2fs-compress jfs nilfs2 vfat exfat ntfs udf minix
 	  gfs2 ocfs2 iso9660 romfs ext4-encrypt ext4-verity f2fs-immutable
 	  f2fs-compress-attr nfs ext4-16k"
-SKIPPED="ntfs3 hfsplus"
+SKIPPED="ntfs3 hfsplus bcachefs"
 args=
 for p in $MEASURED $SKIPPED; do args="$args -p $p"; done
 diag "booting $K"
@@ -53,6 +53,8 @@ json_assert "$J" "p['ntfs3']['verdict'] == 'skip' and \"'ntfs3' is not in this k
 	"ntfs3: skip, 7.2 has the ntfs driver instead"
 json_assert "$J" "p['hfsplus']['verdict'] == 'skip' and p['hfsplus']['reason']" \
 	"hfsplus: skip with a reason (no mkfs.hfsplus in bookworm)"
+json_assert "$J" "p['bcachefs']['verdict'] == 'skip' and \"'bcachefs' is not in this kernel\" in p['bcachefs']['reason']" \
+	"bcachefs: skip, gone from the kernel in 6.18"
 
 # nfs, its worker killed mid-step: nfsd is in the worker's network
 # namespace and stops with it; the soft client lets the killed worker's
