@@ -4,16 +4,17 @@
 # distribution kernel has (issue 21), on Debian's 7.2 kernel under qemu
 # TCG: each must get a verdict other than error, those the kernel lacks
 # (ntfs3 and bcachefs, gone in 7.x) or whose mkfs bookworm lacks
-# (hfsplus) a skip with the reason. The guest loads the modules the profiles name, their
-# nls tables, and carries each profile's mkfs with its libraries. hfs is
-# left out: its fsync fails with ENOENT after the cold remount (an error,
-# measured on 7.2.13). The package: $FSPROBE_VM_DEB72 (the three sid
-# .debs, blank-separated), else `-k debian:7.2` (apt, cached). A few
-# minutes of TCG. The attribute profiles (ext4-encrypt, ext4-verity,
-# f2fs-immutable, f2fs-compress-attr) must also show what the kernel read
-# back: every file sealed, encrypted or compressed, the key gone. nfs is
-# NFS v4.2 from the run's own nfsd (fsprobe/nfsd.h); ext4-16k needs a
-# kernel that mounts ext4 blocks above the page size.
+# (hfsplus) a skip with the reason. The guest loads the modules the
+# profiles name, their nls tables, and carries each profile's mkfs with
+# its libraries. hfs is left out: its fsync fails with ENOENT after the
+# cold remount (an error, measured on 7.2.13). The package:
+# $FSPROBE_VM_DEB72 (the three sid .debs, blank-separated), else `-k
+# debian:7.2` (apt, cached). A few minutes of TCG. The attribute
+# profiles (ext4-encrypt, ext4-verity, f2fs-immutable,
+# f2fs-compress-attr) must also show what the kernel read back: every
+# file sealed, encrypted or compressed, the key gone. nfs is NFS v4.2
+# from the run's own nfsd (fsprobe/nfsd.h); ext4-16k needs a kernel that
+# mounts ext4 blocks above the page size.
 . "$srcdir/tests/vm-lib.sh"
 
 K="-k debian:7.2"
