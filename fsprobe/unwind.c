@@ -461,7 +461,9 @@ int fsp_journal_finish(struct fsp_journal *j, struct fsp_unwind_stats *st)
 /*
  * Take a run's lock. A run whose main process is gone may still hold it
  * for a moment through its workers, which die with it (PDEATHSIG): wait
- * for those, boundedly. 1: locked (the run is dead), 0: alive.
+ * for those, boundedly (15 s: a killed nfs worker's soft client gives
+ * its stopped server some seconds first). 1: locked (the run is dead),
+ * 0: alive.
  */
 static int lock_when_dead(int lfd)
 {
@@ -479,7 +481,7 @@ static int lock_when_dead(int lfd)
 	pid = atoi(buf);
 	if (pid <= 0 || !kill(pid, 0) || errno != ESRCH)
 		return 0;
-	for (i = 0; i < 250; i++) {
+	for (i = 0; i < 750; i++) {
 		nanosleep(&ts, NULL);
 		if (!flock(lfd, LOCK_EX | LOCK_NB))
 			return 1;

@@ -54,6 +54,8 @@ struct fsp_cli {
 	const char *debs[8];	/* vm: linux-image (or -binary...) .debs */
 	int nr_debs;
 	unsigned long timeout_s;	/* vm: 0 means the default */
+	unsigned long kill_after_s;	/* vm, hidden: 0, or SIGKILL the
+					   guest's run after it (tests) */
 	unsigned long step_timeout_s;	/* --step-timeout */
 	int step_timeout_set;		/* ... given (0 is "no limit") */
 	char **args;		/* positional arguments after the command */

@@ -97,6 +97,13 @@ static int guest_args(struct fsp_vm_img *img, const struct fsp_cli *cli,
 	if (!ret)
 		ret = fsp_vm_img_data(img, "etc/fsprobe/vm-nonce", nonce,
 				      strlen(nonce), 0644);
+	if (!ret && cli->kill_after_s) {
+		char kill[32];
+
+		snprintf(kill, sizeof(kill), "%lu\n", cli->kill_after_s);
+		ret = fsp_vm_img_data(img, "etc/fsprobe/vm-kill-after", kill,
+				      strlen(kill), 0644);
+	}
 	free(g.buf);
 	return ret;
 }

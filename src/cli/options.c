@@ -25,6 +25,7 @@ enum {
 	OPT_SIZE = 256, OPT_KEEP, OPT_MODULES, OPT_DEB,
 	OPT_TIMEOUT, OPT_HELP_MAN, OPT_KCIDB_ORIGIN,
 	OPT_KCIDB_CHECKOUT, OPT_TUNE_WQ, OPT_STEP_TIMEOUT, OPT_DEBIAN,
+	OPT_KILL_AFTER,
 };
 
 /* How an option's value is stored in struct fsp_cli, at off. */
@@ -222,6 +223,11 @@ static const struct fsp_option options[] = {
 	  .help = "stop a guest after SEC seconds (default: 1800)",
 	  .man = "\\fBvm\\fR: stop the guest after \\fISEC\\fR seconds "
 	  "(default 1800).\n" },
+	/* For tests/v-killclean.sh: a SIGKILLed run, then cleanup. */
+	{ "kill-after", OPT_KILL_AFTER, "SEC", CMD_VM, OPT_HIDDEN,
+	  .type = OT_ULONG, F(kill_after_s), .min = 1, .max = 3600,
+	  .unit = "seconds",
+	  .help = "the guest SIGKILLs its run after SEC s, then runs cleanup" },
 	{ "step-timeout", OPT_STEP_TIMEOUT, "SEC", CMD_RUN | CMD_CHECK | CMD_VM,
 	  OPT_GUEST, .type = OT_ULONG, F(step_timeout_s),
 	  .nr_off = offsetof(struct fsp_cli, step_timeout_set), .min = 0,

@@ -316,7 +316,7 @@ static int nfs_client_mount(struct fsp_fsenv *e)
 	int ret;
 
 	ret = fsp_fmt(opts, sizeof(opts), "addr=127.0.0.1,clientaddr="
-		      "127.0.0.1,soft,timeo=20,retrans=1%s%s",
+		      "127.0.0.1,soft,timeo=10,retrans=2%s%s",
 		      *extra ? "," : "", extra);
 	if (!ret)
 		ret = mount_one(e, "127.0.0.1:/", e->mnt, e->prof->fs, opts);

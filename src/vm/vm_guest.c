@@ -56,8 +56,29 @@ static const char guest_init[] =
 	"< /etc/fsprobe/vm-args\n"
 	"echo \"fsprobe-vm: fsprobe run -f json $*\"\n"
 	"export TERM=dumb\n"	/* progress as lines, for the host */
-	"fsprobe run -f json -o /tmp/result.json \"$@\"\n"
-	"rc=$?\n"
+	"if [ -s /etc/fsprobe/vm-kill-after ]; then\n"
+	/* --kill-after (tests): SIGKILL the run, its workers die with it
+	 * (PDEATHSIG); then what cleanup makes of what they left. */
+	"\tfsprobe run -f json -o /tmp/result.json \"$@\" &\n"
+	"\tsleep $(cat /etc/fsprobe/vm-kill-after)\n"
+	"\tkill -9 $!\n"
+	"\twait $!\n"
+	"\techo \"fsprobe-vm: run SIGKILLed at $(cut -d' ' -f1 "
+	"/proc/uptime) s\"\n"
+	"\tfsprobe cleanup\n"
+	"\techo \"fsprobe-vm: cleanup exited $? at $(cut -d' ' -f1 "
+	"/proc/uptime) s\"\n"
+	/* A device cleanup left to autoclear goes with its last user. */
+	"\ti=0\n"
+	"\twhile [ $i -lt 60 ] && cat /sys/block/loop*/loop/backing_file "
+	"> /dev/null 2>&1; do sleep 1; i=$((i + 1)); done\n"
+	"\techo \"fsprobe-vm: loop devices bound after cleanup went "
+	"within $i s\"\n"
+	"\trc=137\n"
+	"else\n"
+	"\tfsprobe run -f json -o /tmp/result.json \"$@\"\n"
+	"\trc=$?\n"
+	"fi\n"
 	"echo \"fsprobe-vm: fsprobe exited $rc at $(cut -d' ' -f1 "
 	"/proc/uptime) s\"\n"
 	/* What the run left bound or mounted, for people and tests (-v). */
