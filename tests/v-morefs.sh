@@ -14,7 +14,8 @@
 # f2fs-compress-attr) must also show what the kernel read back: every
 # file sealed, encrypted or compressed, the key gone. nfs is NFS v4.2
 # from the run's own nfsd (fsprobe/nfsd.h); ext4-16k needs a kernel that
-# mounts ext4 blocks above the page size.
+# mounts ext4 blocks above the page size; fuse2fs and squashfuse are
+# FUSE servers the guest carries with their libraries.
 . "$srcdir/tests/vm-lib.sh"
 
 K="-k debian:7.2"
@@ -24,7 +25,7 @@ if [ -n "${FSPROBE_VM_DEB72:-}" ]; then
 fi
 MEASURED="f2fs-default f2fs-compress jfs nilfs2 vfat exfat ntfs udf minix
 	  gfs2 ocfs2 iso9660 romfs ext4-encrypt ext4-verity f2fs-immutable
-	  f2fs-compress-attr nfs ext4-16k"
+	  f2fs-compress-attr nfs ext4-16k fuse2fs squashfuse"
 SKIPPED="ntfs3 hfsplus bcachefs"
 args=
 for p in $MEASURED $SKIPPED; do args="$args -p $p"; done
