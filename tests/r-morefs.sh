@@ -6,14 +6,16 @@
 # block size and the folios measured), ext4 casefold and inline_data,
 # overlay on ext4 and on tmpfs. Every one gets a verdict of its own, not
 # error; a read-only image makes collapse-writable skip with its reason;
-# and profiles of filesystems this kernel lacks skip, saying so.
+# profiles of filesystems this kernel lacks skip, saying so, and the
+# erofs compressors bookworm's mkfs.erofs lacks (lzma, zstd) skip too.
 . "$srcdir/tests/root-lib.sh"
 J="$TMPD/run.json"
 HAVE="erofs-lz4 erofs-lz4hc squashfs-zstd xfs-16k xfs-64k ext4-inline-data
       ext4-casefold overlay-ext4 overlay-tmpfs ramfs"
+TOOLS="erofs-lzma erofs-zstd"
 ABSENT="f2fs-default vfat exfat jfs nilfs2 ntfs3 udf hfs minix gfs2 ocfs2"
 args=
-for p in $HAVE $ABSENT; do args="$args -p $p"; done
+for p in $HAVE $ABSENT $TOOLS; do args="$args -p $p"; done
 # shellcheck disable=SC2086
 "$FSPROBE" run $args -f json -o "$J" 2> "$TMPD/err"
 rc=$?; [ $rc -eq 0 ] || [ $rc -eq 1 ]
@@ -57,6 +59,18 @@ json_assert "$J" "p['ramfs']['verdict'].startswith('shmem-') and all(x['result']
 json_assert "$J" "p['overlay-ext4']['verdict'] in ('pmd', 'large', 'base', 'pmd-collapse-only')" \
 	"overlay-ext4: a file verdict"
 
+# A compressor mkfs.erofs was built without: skip, naming it; with it,
+# the profile runs (requires = mkfs.erofs:WORD reads its --help).
+for p in $TOOLS; do
+	z=${p#erofs-}
+	if mkfs.erofs --help 2>&1 | grep -qw "$z"; then
+		json_assert "$J" "p['$p']['verdict'] != 'error'" \
+			"$p: mkfs.erofs names $z: measured, not error"
+	else
+		json_assert "$J" "p['$p']['verdict'] == 'skip' and 'mkfs.erofs here has no $z' in p['$p']['reason']" \
+			"$p: skip, mkfs.erofs here has no $z"
+	fi
+done
 for p in $ABSENT; do
 	fs=$(sed -n 's/^fs = //p' "$srcdir/mkfs-profiles/$p.conf")
 	if in_kernel "$fs"; then

@@ -336,6 +336,7 @@ static const struct {
 	{ "xfs-reflink0", DEV },
 	/* Issue 21: the filesystems a distribution kernel ships. */
 	{ "erofs-lz4", FSP_PROFILE_IMAGE }, { "erofs-lz4hc", FSP_PROFILE_IMAGE },
+	{ "erofs-lzma", FSP_PROFILE_IMAGE }, { "erofs-zstd", FSP_PROFILE_IMAGE },
 	{ "exfat", DEV }, { "ext4-casefold", DEV }, { "ext4-inline-data", DEV },
 	{ "f2fs-compress", DEV }, { "f2fs-default", DEV }, { "gfs2", DEV },
 	{ "hfs", DEV }, { "hfsplus", DEV }, { "jfs", DEV }, { "minix", DEV },

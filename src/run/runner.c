@@ -5,6 +5,7 @@
  * files are written, synced, and made cold together by one umount/mount
  * cycle, which evicts exactly our own files (no global drop_caches).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -125,6 +126,51 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 }
 
 /* The profile's `requires`: CONFIG_* options and tools. */
+/* Is word in text as a whole word (lz4 is not in "lz4hc")? */
+static int has_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = strstr(text, word); p; p = strstr(p + 1, word))
+		if ((p == text || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)p[n]))
+			return 1;
+	return 0;
+}
+
+/*
+ * `requires = TOOL:WORD`: the tool, in a version whose --help names
+ * WORD (mkfs.erofs:lzma: an erofs-utils built with that compressor).
+ */
+static const char *tool_feature_unmet(const char *r, char *buf, size_t len)
+{
+	char tool[64], path[4096], *argv[3];
+	const char *word = strchr(r, ':') + 1;
+	struct fsp_proc p;
+	int found;
+
+	snprintf(tool, sizeof(tool), "%.*s", (int)(word - 1 - r), r);
+	if (fsp_proc_find(tool, path, sizeof(path))) {
+		snprintf(buf, len, "required tool %s not found", tool);
+		return buf;
+	}
+	argv[0] = tool;
+	argv[1] = "--help";
+	argv[2] = NULL;
+	if (fsp_proc_run(argv, -1, FSP_PROC_CAPTURE, 10, &p)) {
+		snprintf(buf, len, "%s --help did not run", tool);
+		return buf;
+	}
+	found = has_word(p.out ? p.out : "", word) || has_word(p.tail, word);
+	free(p.out);
+	if (found)
+		return NULL;
+	snprintf(buf, len, "%s here has no %s (its --help does not name it)",
+		 tool, word);
+	return buf;
+}
+
 static const char *requires_unmet(const struct fsp_profile *prof,
 				  char *buf, size_t len)
 {
@@ -146,6 +192,9 @@ static const char *requires_unmet(const struct fsp_profile *prof,
 					 "kernel", r);
 				return buf;
 			}
+		} else if (strchr(r, ':')) {
+			if (tool_feature_unmet(r, buf, len))
+				return buf;
 		} else if (fsp_proc_find(r, path, sizeof(path))) {
 			snprintf(buf, len, "required tool %s not found", r);
 			return buf;
