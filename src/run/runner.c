@@ -27,6 +27,7 @@
 #include "mnt.h"
 #include "runner.h"
 #include "slots.h"
+#include "survive.h"
 #include "util.h"
 #include "verdict.h"
 #include "watchdog.h"
@@ -714,6 +715,26 @@ static int mkfs_mount(const struct fsp_run_opts *o, struct fsp_target *t,
 	return 0;
 }
 
+/* What the cases wrote is still there after the cold remount. */
+static int files_survived(const struct fsp_target *t, struct fsp_fsenv *e)
+{
+	struct fsp_names now;
+	const char *first;
+	int gone = fsp_names_missing(&e->written, t->dir, &first);
+
+	if (gone <= 0)
+		return 0;
+	/* What is there instead: nothing, or names the fs changed. */
+	fsp_names_take(&now, t->dir);
+	snprintf(e->err, sizeof(e->err), "%d of the %d files written before "
+		 "the cold remount are gone after it (%s%s): the filesystem "
+		 "lost them; the directory now lists %d entr%s%s%s", gone,
+		 e->written.nr, first, gone > 1 ? ", ..." : "", now.nr,
+		 now.nr == 1 ? "y" : "ies", now.nr ? ", first " : "",
+		 now.nr ? now.name[0] : "");
+	return -ENOENT;
+}
+
 /*
  * The case files written (into the attribute directory when the profile
  * has attributes, sealed after), then made cold by one remount; *ms:
@@ -747,11 +768,14 @@ static int prepare_cold(const struct fsp_run_opts *o, struct fsp_target *t,
 	if (ret)
 		return ret;
 	e->files_kb = dir_kb(t->prep_dir);
+	/* Fixed files keep their own names (fixedfiles.h): not checked. */
+	if (!t->files)
+		fsp_names_take(&e->written, t->prep_dir);
 	ret = fsp_fsenv_recycle(t);
 	if (ret && !e->err[0])
 		snprintf(e->err, sizeof(e->err), "remount for a cold cache: %s",
 			 strerror(-ret));
-	return ret;
+	return ret ? ret : files_survived(t, e);
 }
 
 /* A filesystem with fixed files: its files listed, the cases' allocator. */
