@@ -768,8 +768,12 @@ static int prepare_cold(const struct fsp_run_opts *o, struct fsp_target *t,
 	if (ret)
 		return ret;
 	e->files_kb = dir_kb(t->prep_dir);
-	/* Fixed files keep their own names (fixedfiles.h): not checked. */
-	if (!t->files)
+	/*
+	 * Fixed files keep their own names (fixedfiles.h), and a device
+	 * made to fail from the cold mount on is the probes' to read
+	 * first: neither is checked.
+	 */
+	if (!t->files && !e->prof->device_fault)
 		fsp_names_take(&e->written, t->prep_dir);
 	ret = fsp_fsenv_recycle(t);
 	if (ret && !e->err[0])
