@@ -324,6 +324,19 @@ static int nfs_client_mount(struct fsp_fsenv *e)
 	return ret;
 }
 
+/* overlay, nfs4: the lower fs mounted at e->lower, once. */
+static int mount_lower(struct fsp_fsenv *e)
+{
+	const char *src = fsp_fsenv_device(e) ?: e->prof->lower;
+	int ret;
+
+	if (e->lower_mounted)
+		return 0;
+	ret = mount_one(e, src, e->lower, e->prof->lower, "");
+	e->lower_mounted = !ret;
+	return ret;
+}
+
 static int do_mount(struct fsp_fsenv *e)
 {
 	const struct fsp_profile *p = e->prof;
@@ -347,13 +360,9 @@ static int do_mount(struct fsp_fsenv *e)
 				 fsp_errno_name(-ret));
 		return ret;
 	}
-	if (!e->lower_mounted) {
-		ret = mount_one(e, src, e->lower, p->lower, "");
-		if (ret)
-			return ret;
-		e->lower_mounted = 1;
-	}
-	ret = overlay_options(e, opts, sizeof(opts));
+	ret = mount_lower(e);
+	if (!ret)
+		ret = overlay_options(e, opts, sizeof(opts));
 	if (!ret)
 		ret = mount_one(e, "overlay", e->mnt, "overlay", opts);
 	e->mounted = !ret;
@@ -396,15 +405,13 @@ static int do_umount(struct fsp_fsenv *e)
 static int overlay_dirs(struct fsp_fsenv *e)
 {
 	static const char *const sub[] = { "lower", "upper", "work" };
-	const char *src = fsp_fsenv_device(e) ?: e->prof->lower;
 	char path[4200];
 	size_t i;
 	int ret;
 
-	ret = mount_one(e, src, e->lower, e->prof->lower, "");
+	ret = mount_lower(e);
 	if (ret)
 		return ret;
-	e->lower_mounted = 1;
 	for (i = 0; i < FSP_ARRAY_SIZE(sub); i++) {
 		ret = fsp_fmt(path, sizeof(path), "%s/%s", e->lower, sub[i]);
 		if (!ret && mkdir(path, 0755))
@@ -413,6 +420,31 @@ static int overlay_dirs(struct fsp_fsenv *e)
 			return ret;
 	}
 	return 0;
+}
+
+/*
+ * A kernel's control fs (configfs for null_blk, nfsd's for nfs4),
+ * mounted by us on DIR/FSTYPE inside the profile's directory,
+ * journalled like any mount of ours, in the worker's private mount
+ * namespace: the system's own mount of it, if any, is never touched.
+ */
+static int ctl_fs_mount(struct fsp_fsenv *e, const char *fstype,
+			char *path, size_t len, int *mounted)
+{
+	int ret = fsp_fmt(path, len, "%s/%s", e->dir, fstype);
+
+	if (!ret)
+		ret = fsp_journal_add(e->j, "dir", path, NULL);
+	if (!ret && mkdir(path, 0700))
+		ret = -errno;
+	if (ret) {
+		snprintf(e->err, sizeof(e->err), "creating %s: %s", path,
+			 strerror(-ret));
+		return ret;
+	}
+	ret = mount_one(e, fstype, path, fstype, "");
+	*mounted = !ret;
+	return ret;
 }
 
 /* Which step of serving failed, and the kernel's last word on it. */
@@ -444,32 +476,24 @@ static void nfs_error(struct fsp_fsenv *e, const char *step, int ret,
  */
 static int nfs_serve(struct fsp_fsenv *e)
 {
-	const char *src = fsp_fsenv_device(e) ?: e->prof->lower;
 	const char *step = "the network namespace";
 	long long t0 = fsp_now_ms();
 	int ret;
 
-	ret = mount_one(e, src, e->lower, e->prof->lower, "");
+	ret = mount_lower(e);
 	if (ret)
 		return ret;
-	e->lower_mounted = 1;
 	ret = fsp_nfsd_netns();
-	if (!ret) {
-		step = "nfsd's control fs";
-		ret = fsp_fmt(e->nfsctl, sizeof(e->nfsctl), "%s/nfsd", e->dir);
+	if (ret) {
+		nfs_error(e, step, ret, t0);
+		return ret;
 	}
-	if (!ret)
-		ret = fsp_journal_add(e->j, "dir", e->nfsctl, NULL);
-	if (!ret && mkdir(e->nfsctl, 0700))
-		ret = -errno;
-	if (!ret) {
-		ret = mount_one(e, "nfsd", e->nfsctl, "nfsd", "");
-		if (ret)
-			return ret;
-		e->nfsctl_mounted = 1;
-		step = "starting nfsd";
-		ret = fsp_nfsd_start(&e->nfsd, e->nfsctl);
-	}
+	ret = ctl_fs_mount(e, "nfsd", e->nfsctl, sizeof(e->nfsctl),
+			   &e->nfsctl_mounted);
+	if (ret)
+		return ret;
+	step = "starting nfsd";
+	ret = fsp_nfsd_start(&e->nfsd, e->nfsctl);
 	if (!ret) {
 		step = "exporting the lower fs";
 		ret = fsp_nfsd_export(&e->nfsd, e->lower);
@@ -772,35 +796,14 @@ static int loop_after_mkfs(struct fsp_fsenv *e)
 	return ret;
 }
 
-/*
- * configfs for null_blk, mounted by us inside the profile's directory
- * (journalled like any mount of ours), in the worker's private mount
- * namespace: the system's own configfs mount is never touched.
- */
-static int configfs_mount(struct fsp_fsenv *e)
-{
-	int ret = fsp_fmt(e->cfs, sizeof(e->cfs), "%s/configfs", e->dir);
-
-	if (!ret)
-		ret = fsp_journal_add(e->j, "dir", e->cfs, NULL);
-	if (!ret && mkdir(e->cfs, 0700))
-		ret = -errno;
-	if (ret) {
-		snprintf(e->err, sizeof(e->err), "creating %s: %s", e->cfs,
-			 strerror(-ret));
-		return ret;
-	}
-	ret = mount_one(e, "configfs", e->cfs, "configfs", "");
-	e->cfs_mounted = !ret;
-	return ret;
-}
 
 /* A zoned null_blk device of this run, named after it (nullb.h). */
 static int nullb_device(struct fsp_fsenv *e, unsigned long size_mb)
 {
 	struct fsp_nullb_conf *c = &e->nullb_conf;
 	char name[FSP_NULLB_NAME_MAX];
-	int ret = configfs_mount(e);
+	int ret = ctl_fs_mount(e, "configfs", e->cfs, sizeof(e->cfs),
+			       &e->cfs_mounted);
 
 	if (ret)
 		return ret;
