@@ -12,7 +12,6 @@
 #include "case.h"
 #include "fuse.h"
 #include "nfsd.h"
-#include "survive.h"
 #include "dm.h"
 #include "journal.h"
 #include "knob.h"
@@ -57,7 +56,6 @@ struct fsp_fsenv {
 	long long mkfs_punched_kb; /* zeroed ranges of it made holes */
 	struct fsp_wd_slot *wd;	/* the watchdog's slot (watchdog.h) */
 	struct fsp_attrs attrs;	/* the profile's attributes (attrs.h) */
-	struct fsp_names written;	/* before the cold remount (survive.h) */
 	char err[2048];
 };
 

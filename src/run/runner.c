@@ -126,7 +126,6 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 	return requires_unmet(prof, buf, len);
 }
 
-/* The profile's `requires`: CONFIG_* options and tools. */
 /* Is word in text as a whole word (lz4 is not in "lz4hc")? */
 static int has_word(const char *text, const char *word)
 {
@@ -172,6 +171,7 @@ static const char *tool_feature_unmet(const char *r, char *buf, size_t len)
 	return buf;
 }
 
+/* The profile's `requires`: CONFIG_* options and tools. */
 static const char *requires_unmet(const struct fsp_profile *prof,
 				  char *buf, size_t len)
 {
@@ -716,11 +716,12 @@ static int mkfs_mount(const struct fsp_run_opts *o, struct fsp_target *t,
 }
 
 /* What the cases wrote is still there after the cold remount. */
-static int files_survived(const struct fsp_target *t, struct fsp_fsenv *e)
+static int files_survived(const struct fsp_target *t, struct fsp_fsenv *e,
+			  const struct fsp_names *written)
 {
 	struct fsp_names now;
 	const char *first;
-	int gone = fsp_names_missing(&e->written, t->dir, &first);
+	int gone = fsp_names_missing(written, t->dir, &first);
 
 	if (gone <= 0)
 		return 0;
@@ -729,7 +730,7 @@ static int files_survived(const struct fsp_target *t, struct fsp_fsenv *e)
 	snprintf(e->err, sizeof(e->err), "%d of the %d files written before "
 		 "the cold remount are gone after it (%s%s): the filesystem "
 		 "lost them; the directory now lists %d entr%s%s%s", gone,
-		 e->written.nr, first, gone > 1 ? ", ..." : "", now.nr,
+		 written->nr, first, gone > 1 ? ", ..." : "", now.nr,
 		 now.nr == 1 ? "y" : "ies", now.nr ? ", first " : "",
 		 now.nr ? now.name[0] : "");
 	return -ENOENT;
@@ -744,6 +745,7 @@ static int prepare_cold(const struct fsp_run_opts *o, struct fsp_target *t,
 			struct fsp_fsenv *e, long long *ms,
 			struct case_skips *sk)
 {
+	struct fsp_names written = { .nr = 0 };
 	long long t0 = fsp_now_ms();
 	int ret;
 
@@ -774,12 +776,12 @@ static int prepare_cold(const struct fsp_run_opts *o, struct fsp_target *t,
 	 * first: neither is checked.
 	 */
 	if (!t->files && !e->prof->device_fault)
-		fsp_names_take(&e->written, t->prep_dir);
+		fsp_names_take(&written, t->prep_dir);
 	ret = fsp_fsenv_recycle(t);
 	if (ret && !e->err[0])
 		snprintf(e->err, sizeof(e->err), "remount for a cold cache: %s",
 			 strerror(-ret));
-	return ret ? ret : files_survived(t, e);
+	return ret ? ret : files_survived(t, e, &written);
 }
 
 /* A filesystem with fixed files: its files listed, the cases' allocator. */
