@@ -29,7 +29,7 @@ grep -q 'fsprobe: \[.*\] \(nfs\|zonefs\|ext4-default\): ' "$T/err"
 ok $? "the run had started profiles before the kill"
 said "cleanup exited 0 " > /dev/null
 ok $? "fsprobe cleanup exits 0: $(said 'cleanup exited')"
-diag "$(said 'loop devices bound after cleanup')"
+diag "$(said 'waited ')"
 said "left after the run: 0 loop, 0 dm, 0 mount[[:space:]]*$" > /dev/null
 ok $? "no loop device, dm device or mount left: $(said 'left after')"
 said "null_blk devices left: 0[[:space:]]*$" > /dev/null
