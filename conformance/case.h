@@ -59,6 +59,16 @@ enum fsp_outcome { FSP_PASS, FSP_FAIL, FSP_SKIP, FSP_ERROR };
 struct fsp_target {
 	const char *dir;	/* the filesystem under test, mounted */
 	const char *prep_dir;	/* where prepare() writes (image staging) */
+	/*
+	 * The same two directories as file descriptors (O_DIRECTORY |
+	 * O_NOFOLLOW | O_CLOEXEC), opened and checked by the runner. Cases
+	 * reach every file through them (openat with O_NOFOLLOW, execveat
+	 * of the fd), never by a path under dir: under `check DIR` a path
+	 * is the user's to swap (docs/safety.md). The runner closes and
+	 * reopens them around every remount.
+	 */
+	int dirfd;
+	int prep_dirfd;
 	const char *fs;		/* mount type */
 	int shmem;		/* tmpfs: the counters are Shmem* */
 	int readonly;		/* files exist only from prepare() */
