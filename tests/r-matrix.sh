@@ -45,7 +45,7 @@ if ! command -v "${FSPROBE_QEMU:-qemu-system-x86_64}" > /dev/null; then
 	skip "--debian columns: qemu-system-x86_64 not installed"
 else
 mkdir -p "$TMPD/nonet" "$TMPD/cache"
-printf '#!/bin/sh\necho "E: Could not resolve deb.debian.org" >&2\nexit 100\n' \
+printf '#!/bin/sh\necho "E: Could not resolve mirror.invalid" >&2\nexit 100\n' \
 	> "$TMPD/nonet/apt-get"
 chmod +x "$TMPD/nonet/apt-get"
 # The series and the host only: a READ_ONLY_THP_FOR_FS=y kernel built on

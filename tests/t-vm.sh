@@ -214,16 +214,17 @@ ok $? "-k debian:$v comes from the cache without apt, and says so (rc $rc)"
 check_guest "debian: from the cache" $v sid
 json_assert "$T/deb.json" 'd["vm"]["deb"].endswith("/bin.deb") and d["vm"]["kernel_image"].endswith("/vmlinuz")' \
 	"vm object: the first .deb and the unpacked kernel"
-grep -q "^deb \[trusted=yes\] http.* sid main$" "$T/cache/apt/sources.list" &&
+grep -q "^deb \[signed-by=/usr/share/keyrings/debian-archive-keyring.gpg\] [^ ]* sid main$" "$T/cache/apt/sources.list" &&
+	! grep -q trusted "$T/cache/apt/sources.list" &&
 	grep -q " bookworm-security main$" "$T/cache/apt/sources.list" &&
 	grep -q " experimental main$" "$T/cache/apt/sources.list"
-ok $? "apt's private sources list names sid, experimental, bookworm-security"
+ok $? "apt's private list: sid, experimental, bookworm-security, signed-by, no trusted"
 # --debian offline: apt-get cannot reach the mirror (a stand-in that
 # fails as apt-get does without a network), so each series is the newest
 # release with a record in the cache, by dpkg's order (-rt never), and a
 # series with none is kept with the reason. `list --debian` boots nothing.
 mkdir -p "$T/nonet"
-printf '#!/bin/sh\necho "E: Could not resolve deb.debian.org" >&2\nexit 100\n' \
+printf '#!/bin/sh\necho "E: Could not resolve mirror.invalid" >&2\nexit 100\n' \
 	> "$T/nonet/apt-get"
 chmod +x "$T/nonet/apt-get"
 for r in 6.1.0-7-amd64 6.1.0-12-amd64 6.1.0-13-rt-amd64 7.2.1+deb14-amd64; do

@@ -292,6 +292,17 @@ static const struct fsp_envvar envvars[] = {
 	  "(default /var/cache/fsprobe for root, else $XDG_CACHE_HOME/fsprobe "
 	  "or\n"
 	  "~/.cache/fsprobe); entries unused for 30 days are removed.\n" },
+	{ "FSPROBE_MIRROR", "vm: the Debian mirror for debian:VERSION "
+	  "(default: the\nsystem's apt sources')",
+	  "\\fBvm\\fR \\fB\\-k debian:\\fR\\fIVERSION\\fR: the Debian mirror "
+	  "apt fetches kernels from, an http,\n"
+	  "https or file URI (default: the first entry of the system's apt "
+	  "sources\n"
+	  "whose suite is a Debian release); its security archive is the URI "
+	  "with\n"
+	  "\\-security appended when it ends in /debian. Whatever the "
+	  "mirror, apt\n"
+	  "verifies what it fetches with Debian's archive keyring.\n" },
 	{ "FSPROBE_RO_THP_KERNEL", "--debian: the READ_ONLY_THP_FOR_FS=y "
 	  "kernel (default\n" FSP_RO_THP_KERNEL ")",
 	  "\\fB\\-\\-debian\\fR: the READ_ONLY_THP_FOR_FS=y kernel "

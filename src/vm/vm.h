@@ -79,6 +79,37 @@ int fsp_vm_apt_fetch(const char *version, int quiet, char **debs, int *nr,
 int fsp_vm_apt_series(const char *const *series, int nr, int quiet,
 		      char (*kver)[192], char (*why)[256]);
 
+/* --- vm_sources.c: the mirror and the private sources list ----------- */
+
+/* Debian's archive keyring (debian-archive-keyring): .gpg, later .pgp. */
+#define FSP_VM_KEYRINGS { "/usr/share/keyrings/debian-archive-keyring.gpg", \
+		"/usr/share/keyrings/debian-archive-keyring.pgp", NULL }
+#define FSP_VM_KEYRING_PKG "debian-archive-keyring"
+
+/*
+ * The first Debian mirror in one apt sources file's text: a "deb" entry
+ * (one-line, or deb822 when is_deb822) of http, https or file whose suite
+ * is a Debian release (bookworm, sid, stable...), or with security its
+ * -security suite. 0 and uri (no trailing slash), or -ENOENT.
+ */
+int fsp_vm_mirror_in(const char *text, int is_deb822, int security,
+		     char *uri, size_t len);
+/* The same over the system's sources, in apt's order of files. */
+int fsp_vm_system_mirror(int security, char *uri, size_t len);
+/* The security archive beside mirror (.../debian: .../debian-security). */
+int fsp_vm_security_of(const char *mirror, char *uri, size_t len);
+/* The first readable of the NULL-terminated candidates, else NULL. */
+const char *fsp_vm_keyring(const char *const *candidates);
+/*
+ * The private sources list: the suites that carry kernels on mirror
+ * (bookworm-security on security, left out when NULL), every line
+ * signed-by keyring. *out is malloc'd; 0 or -errno.
+ */
+int fsp_vm_sources_text(const char *mirror, const char *security,
+			const char *keyring, char **out);
+/* The first line of apt's output saying a signature or hash failed. */
+const char *fsp_vm_apt_unverified(const char *text);
+
 /* --- vm_series.c: the newest release of a series --------------------- */
 
 /* dpkg's comparison of two version strings (no epoch or revision). */

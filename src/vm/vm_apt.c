@@ -6,7 +6,9 @@
  * with a private sources list, lists and package cache under CACHE/apt,
  * the sources list naming the suites that carry kernels (bookworm and its
  * updates and security, trixie-backports, sid, experimental) on the
- * mirror the system's own sources use. A release (6.1.0-57-amd64,
+ * mirror the system's own sources use (vm_sources.c), every line
+ * signed-by Debian's archive keyring: what apt cannot verify is refused
+ * with one line saying so, never used. A release (6.1.0-57-amd64,
  * 7.2.13+deb14-amd64) is that package; a series (6.12, 7.2) the newest
  * of it. Where linux-image-V is sid's metapackage, its linux-binary,
  * linux-modules and linux-base are fetched instead. Which files a
@@ -27,7 +29,6 @@
 #include "vm.h"
 
 #define APT_TIMEOUT_S 1800
-#define DEFAULT_MIRROR "http://deb.debian.org/debian"
 
 struct apt {
 	char dir[PATH_MAX];	/* CACHE/apt */
@@ -36,56 +37,6 @@ struct apt {
 	char *why;
 	size_t whylen;
 };
-
-/* The first URI of the system's sources that is (not) a security one. */
-static void find_mirror(int security, char *uri, size_t len)
-{
-	static const char *const files[] = { "/etc/apt/sources.list" };
-	char p[PATH_MAX], *text, *line, *save, *w;
-	struct dirent *de;
-	size_t n, i, sl = strlen("-security");
-	DIR *d = opendir("/etc/apt/sources.list.d");
-	int k;
-
-	uri[0] = '\0';
-	for (k = -1; !uri[0]; k++) {
-		if (k < 0) {
-			fsp_strcpy(p, sizeof(p), files[0]);
-		} else {
-			de = d ? readdir(d) : NULL;
-			if (!de)
-				break;
-			n = strlen(de->d_name);
-			if (n < 9 || strcmp(de->d_name + n - 8, ".sources") ||
-			    fsp_fmt(p, sizeof(p), "/etc/apt/sources.list.d/%s",
-				    de->d_name))
-				continue;
-		}
-		if (fsp_slurp(p, &text, &n))
-			continue;
-		for (line = strtok_r(text, "\n", &save); line && !uri[0];
-		     line = strtok_r(NULL, "\n", &save)) {
-			w = strstr(line, "http");
-			if (!w || (strncmp(line, "URIs:", 5) &&
-				   strncmp(line, "deb ", 4)))
-				continue;
-			w[strcspn(w, " \t")] = '\0';
-			i = strlen(w);
-			while (i > 1 && w[i - 1] == '/')
-				w[--i] = '\0';
-			if ((i > sl && !strcmp(w + i - sl, "-security")) ==
-			    security)
-				fsp_strcpy(uri, len, w);
-		}
-		free(text);
-	}
-	if (d)
-		closedir(d);
-	if (!uri[0] && security)
-		snprintf(uri, len, "%s-security", DEFAULT_MIRROR);
-	else if (!uri[0])
-		fsp_strcpy(uri, len, DEFAULT_MIRROR);
-}
 
 /* path made anew with buf: a temporary file renamed over it. */
 static int put_file(const char *path, const char *buf)
@@ -97,27 +48,98 @@ static int put_file(const char *path, const char *buf)
 	return fsp_replace_file(path, tmp, buf, 0644);
 }
 
+/* FSPROBE_MIRROR, else the system's: the mirror and its security. */
+static int pick_mirror(struct apt *a, char *uri, char *sec, size_t len)
+{
+	const char *env = getenv("FSPROBE_MIRROR");
+	size_t n;
+
+	if (env && *env) {
+		n = strlen(env);
+		while (n > 1 && env[n - 1] == '/')
+			n--;
+		if (strpbrk(env, " \t\n[]#") || n >= len ||
+		    (strncmp(env, "http://", 7) && strncmp(env, "https://", 8) &&
+		     strncmp(env, "file:", 5))) {
+			snprintf(a->why, a->whylen, "FSPROBE_MIRROR=%s: not an "
+				 "http, https or file URI", env);
+			return -EINVAL;
+		}
+		memcpy(uri, env, n);
+		uri[n] = '\0';
+		if (fsp_vm_security_of(uri, sec, len))
+			sec[0] = '\0';
+		return 0;
+	}
+	if (fsp_vm_system_mirror(0, uri, len)) {
+		snprintf(a->why, a->whylen, "no Debian mirror in the system's "
+			 "apt sources (/etc/apt/sources.list, sources.list.d): "
+			 "set FSPROBE_MIRROR");
+		return -ENOENT;
+	}
+	if (fsp_vm_system_mirror(1, sec, len) &&
+	    fsp_vm_security_of(uri, sec, len))
+		sec[0] = '\0';
+	return 0;
+}
+
+/*
+ * Lists, .debs and records fetched under an earlier list with
+ * trusted=yes came unverified: dropped, so that what is used next comes
+ * through apt's checks (apt-get download reuses a .deb already in its
+ * directory on its size alone).
+ */
+static void drop_unverified(struct apt *a, const char *path)
+{
+	static const char *const sub[] = { "lists", "lists/partial",
+		"debs", "kernels" };
+	char d[PATH_MAX], f[PATH_MAX], *old;
+	struct dirent *de;
+	size_t i, n;
+	DIR *dir;
+
+	if (fsp_slurp(path, &old, &n))
+		return;
+	n = !!strstr(old, "trusted=yes");
+	free(old);
+	if (!n)
+		return;
+	fprintf(stderr, "fsprobe: %s had trusted=yes: dropping the lists, "
+		".debs and kernel records fetched unverified\n", path);
+	for (i = 0; i < FSP_ARRAY_SIZE(sub); i++) {
+		if (fsp_fmt(d, sizeof(d), "%s/%s", a->dir, sub[i]) ||
+		    !(dir = opendir(d)))
+			continue;
+		while ((de = readdir(dir)))
+			if (de->d_type != DT_DIR &&
+			    !fsp_fmt(f, sizeof(f), "%s/%s", d, de->d_name))
+				unlink(f);
+		closedir(dir);
+	}
+}
+
 static int write_sources(struct apt *a, const char *path)
 {
-	char main_uri[1024], sec[1024], *buf;
+	static const char *const keyrings[] = FSP_VM_KEYRINGS;
+	const char *keyring = fsp_vm_keyring(keyrings);
+	char uri[1024], sec[1024], *buf;
 	int ret;
 
-	find_mirror(0, main_uri, sizeof(main_uri));
-	find_mirror(1, sec, sizeof(sec));
-	if (asprintf(&buf,
-		     "# fsprobe's own list: the system's apt config is untouched\n"
-		     "deb [trusted=yes] %s bookworm main\n"
-		     "deb [trusted=yes] %s bookworm-updates main\n"
-		     "deb [trusted=yes] %s bookworm-security main\n"
-		     "deb [trusted=yes] %s trixie-backports main\n"
-		     "deb [trusted=yes] %s sid main\n"
-		     "deb [trusted=yes] %s experimental main\n",
-		     main_uri, main_uri, sec, main_uri, main_uri,
-		     main_uri) < 0)
-		return -ENOMEM;
+	if (!keyring) {
+		snprintf(a->why, a->whylen, "no Debian archive keyring (%s) "
+			 "to verify downloads with: apt-get install %s",
+			 keyrings[0], FSP_VM_KEYRING_PKG);
+		return -ENOKEY;
+	}
+	ret = pick_mirror(a, uri, sec, sizeof(uri));
+	if (!ret)
+		ret = fsp_vm_sources_text(uri, sec[0] ? sec : NULL, keyring,
+					  &buf);
+	if (ret)
+		return ret;
+	drop_unverified(a, path);
 	ret = put_file(path, buf);
 	free(buf);
-	(void)a;
 	return ret;
 }
 
@@ -155,6 +177,38 @@ static int apt_init(struct apt *a)
 }
 
 /*
+ * Why apt failed, in one line: a signature or hash apt could not verify
+ * is -EBADMSG and says so; anything else is -EIO with apt's last error.
+ */
+static int apt_failed(struct apt *a, const char *tool, const char *verb,
+		      struct fsp_proc *p)
+{
+	const char *bad = fsp_vm_apt_unverified(p->tail), *e;
+	int ret = bad ? -EBADMSG : -EIO;
+
+	free(p->out);
+	p->out = NULL;
+	if (bad) {
+		snprintf(a->why, a->whylen, "%s %s refused what it could not "
+			 "verify with Debian's archive keyring: %.*s", tool,
+			 verb, (int)strcspn(bad, "\n"), bad);
+		return ret;
+	}
+	/* apt's first E: line, else the last line it wrote. */
+	fsp_rstrip(p->tail);
+	e = !strncmp(p->tail, "E: ", 3) ? p->tail : strstr(p->tail, "\nE: ");
+	if (e && *e == '\n')
+		e++;
+	else if (!e && (e = strrchr(p->tail, '\n')))
+		e++;
+	if (!e)
+		e = p->tail;
+	snprintf(a->why, a->whylen, "%s %s: %.*s", tool, verb,
+		 (int)strcspn(e, "\n"), e);
+	return ret;
+}
+
+/*
  * tool -o ... args (at most 8); stdout captured in p->out, or copied to
  * stderr as progress when out is 2 and we are not quiet.
  */
@@ -186,13 +240,7 @@ static int apt(struct apt *a, const char *tool, const char *const *args,
 	if (ret)
 		snprintf(a->why, a->whylen, "%s: %s", tool, strerror(-ret));
 	else if (p->status)
-		snprintf(a->why, a->whylen, "%s %s: %s", tool, args[0],
-			 fsp_rstrip(p->tail));
-	if (!ret && p->status) {
-		free(p->out);
-		p->out = NULL;
-		ret = -EIO;
-	}
+		ret = apt_failed(a, tool, args[0], p);
 	return ret;
 }
 
@@ -557,9 +605,10 @@ int fsp_vm_apt_series(const char *const *series, int nr, int quiet,
 	}
 	online = !apt_update(&a) && !search_kernels(&a, &p);
 	if (!online)
-		fprintf(stderr, "fsprobe: apt cannot reach the mirror (%s): "
-			"the newest release of each series cached in %s/"
-			"kernels instead\n", fsp_rstrip(err), a.dir);
+		fprintf(stderr, "fsprobe: %s (%s): the newest release of each "
+			"series cached in %s/kernels instead\n",
+			fsp_vm_apt_unverified(err) ? "apt refused the mirror" :
+			"apt cannot reach the mirror", fsp_rstrip(err), a.dir);
 	cached = online ? NULL : cached_releases(&a);
 	for (i = 0; i < nr; i++) {
 		ret = fsp_vm_series_pick(online ? p.out : cached ? cached : "",
