@@ -79,6 +79,14 @@ struct fsp_target {
 	 * skips what would write them, with this as the reason.
 	 */
 	const char *sealed;
+	/*
+	 * Why nothing written here may be executed or dlopen()ed by us, or
+	 * NULL: on a filesystem a server of another user's serves (FUSE,
+	 * NFS under `check DIR`), what a read returns is the server's
+	 * choice, whoever the file's owner says it is. The probes that
+	 * would run what they wrote skip with this reason, and copy nothing.
+	 */
+	const char *noexec;
 	const char *cold_method;	/* "remount", "fadvise", "none" */
 	const struct fsp_sysinfo *si;
 	const char *payload_dir;

@@ -42,8 +42,8 @@ int fsp_payload_copy(const struct fsp_target *t, const char *name,
 				      "needs a new file of its own size and "
 				      "mode 0755; this filesystem's files "
 				      "are fixed", t->fs, name);
-	if (ret)
-		return ret;
+	if (ret || t->noexec)
+		return ret;	/* run() says why it skips */
 	if (!t->payload_dir ||
 	    fsp_fmt(src, sizeof(src), "%s/%s", t->payload_dir, name))
 		return -ENAMETOOLONG;
@@ -323,8 +323,14 @@ static void probe_copy(const struct fsp_target *t, struct fsp_probe *p,
 void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 		       const char *copy, const char *loader)
 {
-	int fd = fsp_case_open_exec(t, copy);
+	int fd;
 
+	if (t->noexec) {
+		fsp_probe_set(p, FSP_SKIP, "%s: not run (%s)", copy,
+			      t->noexec);
+		return;
+	}
+	fd = fsp_case_open_exec(t, copy);
 	if (fd == -ENOENT) {
 		fsp_probe_set(p, FSP_SKIP, "payload not copied (%s/%s missing:"
 			      " build it with make)", t->payload_dir, copy);

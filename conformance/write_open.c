@@ -55,7 +55,7 @@ static int prepare(const struct fsp_target *t)
 	 * No sleep binary here is a skip of that part, not a broken run;
 	 * so is a filesystem with only fixed files (no new executable).
 	 */
-	if (t->readonly || t->files || access(EXEC_SRC, X_OK))
+	if (t->readonly || t->files || t->noexec || access(EXEC_SRC, X_OK))
 		return 0;
 	/* Mode 0755 exactly, whatever the umask: it is executed. */
 	return fsp_file_copy_at(EXEC_SRC, t->prep_dirfd, BIN_FILE, 0755);
@@ -432,7 +432,10 @@ static void run(const struct fsp_target *t, struct fsp_probe *p)
 	fsp_ev_str(p, "cold", t->cold_method);
 	fsp_ev_int(p, "file_kb", FSP_FILE_SIZE >> 10);
 	text_checks(t, p, buf);
-	if (!t->readonly && !t->sealed)
+	/* Only the ETXTBSY part executes: the rest still counts. */
+	if (t->noexec)
+		fsp_ev_str(p, "exec_not_run", t->noexec);
+	else if (!t->readonly && !t->sealed)
 		exec_checks(t, p);
 }
 

@@ -10,9 +10,10 @@
  * ours writable by no one else: group- or other-writable, someone
  * else's (as root: uid 65534), a directory, a symlink are refused; a
  * script cannot run through the fd, a file open for write is ETXTBSY;
- * a payload probe refuses a planted copy. The runner's remount keeps
- * the fd numbers and parks them in between (ENOTDIR, not some other
- * directory). Real files in a temporary directory; root adds the chown.
+ * a payload probe refuses a planted copy, and on a filesystem marked
+ * noexec (served by another user) copies and runs nothing. The
+ * runner's remount keeps the fd numbers and parks them in between
+ * (ENOTDIR, not some other directory). Real files in a temporary directory; root adds the chown.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -207,6 +208,27 @@ static void test_payload_refused(struct fsp_target *t)
 	json_object_put(p.evidence);
 }
 
+/* A filesystem another user's server serves: nothing copied, nothing run. */
+static void test_noexec(struct fsp_target *t)
+{
+	const struct fsp_case c = { .name = "exec-text" };
+	struct fsp_probe p;
+	struct stat st;
+
+	t->noexec = "served by someone else";
+	TAP_EQ_LONG(fsp_payload_copy(t, "copy-src", "noexec-copy"), 0,
+		    "noexec: the payload copy is not made, no error");
+	TAP_EQ_LONG(fstatat(t->dirfd, "noexec-copy", &st,
+			    AT_SYMLINK_NOFOLLOW) ? -errno : 0, -ENOENT,
+		    "noexec: no copy in the directory");
+	fsp_probe_init(&p, &c);
+	fsp_payload_probe(t, &p, "true", NULL);
+	tap_ok(p.result == FSP_SKIP && strstr(p.reason, t->noexec),
+	       "noexec: a good copy is not run either: skip (%s)", p.reason);
+	json_object_put(p.evidence);
+	t->noexec = NULL;
+}
+
 /* What a remount does to the fds: same numbers, parked in between. */
 static void test_park(struct fsp_target *t)
 {
@@ -229,15 +251,17 @@ int main(void)
 	if (!mkdtemp(dir))
 		tap_skip_all("no temporary directory");
 	t.dir = t.prep_dir = dir;
-	t.payload_dir = dir;
+	t.payload_dir = dir;	/* copy-src: a file of its own below */
 	if (fsp_target_fds_open(&t)) {
 		tap_ok(0, "opening %s as the target's fds", dir);
 		return tap_done();
 	}
+	fsp_file_create(at("copy-src"), 4096, 3, 0644);
 	test_symlinks(&t);
 	test_exec_checks(&t);
 	test_exec_fd(&t);
 	test_payload_refused(&t);
+	test_noexec(&t);
 	test_park(&t);
 	fsp_target_fds_close(&t);
 	fsp_rmtree(dir);

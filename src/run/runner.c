@@ -927,6 +927,30 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 	add_timing(out, &e, t_probes, t_prepare, t_start);
 }
 
+/*
+ * Why `check` executes nothing it wrote on the filesystem of dirfd, or
+ * NULL: a network or FUSE filesystem, whose server (another user's, as
+ * far as we know) decides what a read returns (docs/safety.md).
+ */
+static const char *served_noexec(int dirfd)
+{
+	static const unsigned long served[] = {
+		FUSE_SUPER_MAGIC, NFS_SUPER_MAGIC, SMB_SUPER_MAGIC,
+		CIFS_SUPER_MAGIC, SMB2_SUPER_MAGIC, V9FS_MAGIC,
+		CEPH_SUPER_MAGIC, AFS_SUPER_MAGIC, CODA_SUPER_MAGIC,
+	};
+	struct statfs sfs;
+	size_t i;
+
+	if (fstatfs(dirfd, &sfs))
+		return "its filesystem type is unknown (fstatfs failed)";
+	for (i = 0; i < FSP_ARRAY_SIZE(served); i++)
+		if ((unsigned long)sfs.f_type == served[i])
+			return "a filesystem served by a server fsprobe did "
+			       "not start: it decides what a read returns";
+	return NULL;
+}
+
 void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 		 const struct fsp_sysinfo *si, struct fsp_res_profile *out)
 {
@@ -966,6 +990,7 @@ void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 		return;
 	}
 	t.fs = "";
+	t.noexec = served_noexec(t.dirfd);
 	t.shmem = !statfs(dir, &sfs) && sfs.f_type == TMPFS_MAGIC;
 	t.si = si;
 	t.payload_dir = o->payload_dir;
