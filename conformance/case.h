@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <json-c/json.h>
 
 #include "sysinfo.h"
@@ -34,8 +35,8 @@ struct fsp_trace_handle {
  * can neither create nor resize (zonefs: one file per zone; see
  * docs/fixed-files.md). The runner hands one to the cases in
  * fsp_target.files. A case's file name is bound to one of the
- * filesystem's files when fsp_case_create() writes it; fsp_case_path()
- * names the bound file from then on. What cannot be placed fails with
+ * filesystem's files when fsp_case_create() writes it; fsp_case_open()
+ * opens the bound file from then on. What cannot be placed fails with
  * why set, and the runner reports the case as skip with that reason.
  */
 struct fsp_files {
@@ -78,6 +79,14 @@ struct fsp_target {
 	 * skips what would write them, with this as the reason.
 	 */
 	const char *sealed;
+	/*
+	 * Why nothing written here may be executed or dlopen()ed by us, or
+	 * NULL: on a filesystem a server of another user's serves (FUSE,
+	 * NFS under `check DIR`), what a read returns is the server's
+	 * choice, whoever the file's owner says it is. The probes that
+	 * would run what they wrote skip with this reason, and copy nothing.
+	 */
+	const char *noexec;
 	const char *cold_method;	/* "remount", "fadvise", "none" */
 	const struct fsp_sysinfo *si;
 	const char *payload_dir;
@@ -160,13 +169,26 @@ void fsp_ev_bool(struct fsp_probe *p, const char *key, int v);
  */
 int fsp_case_recool(const struct fsp_target *t, struct fsp_probe *p,
 		    const char *name, const char *ev_key, const char *what);
-int fsp_case_path(const struct fsp_target *t, int prep, const char *name,
-		  char *buf, size_t len);
-/* Open name in t->dir with flags (O_CLOEXEC added): the fd, or -errno. */
+/*
+ * Open name (the file it is bound to on a fixed-file target) below
+ * t->dirfd, or t->prep_dirfd if prep, with flags and mode (O_CREAT):
+ * never through a symlink (-ELOOP) nor out of the directory (-EXDEV);
+ * O_NOFOLLOW and O_CLOEXEC added (fsp_openat_beneath). The fd, or -errno.
+ */
+int fsp_case_openat(const struct fsp_target *t, int prep, const char *name,
+		    int flags, mode_t mode);
+/* fsp_case_openat of name in t->dirfd. */
 int fsp_case_open(const struct fsp_target *t, const char *name, int flags);
+/*
+ * name in t->dirfd opened O_RDONLY to be executed through its fd (or
+ * dlopen()ed as /proc/self/fd/N), if fit: a regular file owned by root
+ * (by us when not root), writable by no one else (-EPERM otherwise;
+ * fsp_proc_exec_check). The fd, or -errno.
+ */
+int fsp_case_open_exec(const struct fsp_target *t, const char *name);
 
 /*
- * Create a pattern test file in t->prep_dir. On tmpfs the writer decides
+ * Create a pattern test file in t->prep_dirfd. On tmpfs the writer decides
  * the folio size, so with hint the file is filled through a hinted
  * shared mapping (as a hinted reader would get it elsewhere).
  */
@@ -202,7 +224,7 @@ struct fsp_mapping {
 	unsigned long cached_before;	/* pages cached before the fault */
 };
 
-/* Map name from t->dir, MADV_HUGEPAGE if hint, MADV_POPULATE_READ. */
+/* Map name from t->dirfd, MADV_HUGEPAGE if hint, MADV_POPULATE_READ. */
 int fsp_map_file(const struct fsp_target *t, const char *name, int prot,
 		 int hint, struct fsp_mapping *m);
 /* Re-read the smaps counters of the mapping. */

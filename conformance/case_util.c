@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * case_util.c - what every case needs: result and evidence setters, test
- * file paths, and the "map a cold file at a 2 MiB-aligned address, hint,
- * populate, read smaps" sequence that the reach probes share.
+ * files reached only through the target's directory fds (never a path a
+ * user could swap under `check DIR`), and the "map a cold file at a
+ * 2 MiB-aligned address, hint, populate, read smaps" sequence that the
+ * reach probes share.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,9 +16,11 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "beneath.h"
 #include "case.h"
 #include "filedata.h"
 #include "knob.h"
+#include "proc.h"
 #include "smaps.h"
 #include "util.h"
 
@@ -63,25 +67,42 @@ void fsp_ev_bool(struct fsp_probe *p, const char *key, int v)
 	json_object_object_add(p->evidence, key, json_object_new_boolean(v));
 }
 
-int fsp_case_path(const struct fsp_target *t, int prep, const char *name,
-		  char *buf, size_t len)
+/* The name relative to the directory: a fixed file's own, if bound. */
+static const char *case_name(const struct fsp_target *t, const char *name)
 {
 	const char *bound = t->files ? t->files->lookup(t->files, name) : NULL;
 
-	return fsp_fmt(buf, len, "%s/%s", prep ? t->prep_dir : t->dir,
-		       bound ? bound : name);
+	return bound ? bound : name;
+}
+
+int fsp_case_openat(const struct fsp_target *t, int prep, const char *name,
+		    int flags, mode_t mode)
+{
+	int dirfd = prep ? t->prep_dirfd : t->dirfd;
+
+	if (dirfd < 0)
+		return -EBADF;
+	return fsp_openat_beneath(dirfd, case_name(t, name),
+				  flags | O_NOFOLLOW, mode);
 }
 
 int fsp_case_open(const struct fsp_target *t, const char *name, int flags)
 {
-	char path[4096];
-	int fd, ret;
+	return fsp_case_openat(t, 0, name, flags, 0);
+}
 
-	ret = fsp_case_path(t, 0, name, path, sizeof(path));
-	if (ret)
+int fsp_case_open_exec(const struct fsp_target *t, const char *name)
+{
+	int fd = fsp_case_open(t, name, O_RDONLY), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = fsp_proc_exec_check(fd);
+	if (ret) {
+		close(fd);
 		return ret;
-	fd = open(path, flags | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	}
+	return fd;
 }
 
 int fsp_mapping_measure(const struct fsp_target *t, struct fsp_mapping *m)
@@ -211,7 +232,7 @@ long fsp_case_read_ahead_kb(const struct fsp_target *t)
 }
 
 /* tmpfs: allocate the file's folios by faulting a hinted mapping. */
-static int shmem_fill_hinted(const struct fsp_target *t, const char *path,
+static int shmem_fill_hinted(const struct fsp_target *t, const char *name,
 			     size_t size, uint32_t seed)
 {
 	struct statvfs sv;
@@ -222,14 +243,14 @@ static int shmem_fill_hinted(const struct fsp_target *t, const char *path,
 	 * A store through the mapping past the size limit is a SIGBUS.
 	 * ramfs has no limit and reports no blocks at all.
 	 */
-	if (statvfs(t->prep_dir, &sv))
+	if (fstatvfs(t->prep_dirfd, &sv))
 		return -errno;
 	if (sv.f_blocks &&
 	    (unsigned long long)sv.f_bavail * sv.f_frsize < size)
 		return -ENOSPC;
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fd = fsp_case_openat(t, 1, name, O_RDWR | O_CREAT | O_EXCL, 0644);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	ret = ftruncate(fd, size) ? -errno : 0;
 	if (!ret)
 		ret = fsp_map_aligned(fd, size, PROT_READ | PROT_WRITE,
@@ -242,23 +263,20 @@ static int shmem_fill_hinted(const struct fsp_target *t, const char *path,
 	}
 	close(fd);
 	if (ret)
-		unlink(path);
+		unlinkat(t->prep_dirfd, name, 0);
 	return ret;
 }
 
 int fsp_case_create(const struct fsp_target *t, const char *name,
 		    size_t size, uint32_t seed, int hint)
 {
-	char path[4096];
-	int ret = fsp_case_path(t, 1, name, path, sizeof(path));
-
-	if (ret)
-		return ret;
 	if (t->files)
 		return t->files->create(t->files, name, size, 0, seed, 0);
+	if (t->prep_dirfd < 0)
+		return -EBADF;
 	if (t->shmem && hint)
-		return shmem_fill_hinted(t, path, size, seed);
-	return fsp_file_create(path, size, seed, 0644);
+		return shmem_fill_hinted(t, name, size, seed);
+	return fsp_file_create_at(t->prep_dirfd, name, size, seed, 0644);
 }
 
 int fsp_case_create_rw(const struct fsp_target *t, const char *name,
@@ -272,15 +290,13 @@ int fsp_case_create_rw(const struct fsp_target *t, const char *name,
 int fsp_case_create_sparse(const struct fsp_target *t, const char *name,
 			   size_t size, size_t data_off, uint32_t seed)
 {
-	char path[4096];
-	int ret;
-
 	if (t->files)
 		return t->files->create(t->files, name, size, data_off, seed,
 					0);
-	ret = fsp_case_path(t, 1, name, path, sizeof(path));
-	return ret ? ret : fsp_file_create_sparse(path, size, data_off, seed,
-						  0644);
+	if (t->prep_dirfd < 0)
+		return -EBADF;
+	return fsp_file_create_sparse_at(t->prep_dirfd, name, size, data_off,
+					 seed, 0644);
 }
 
 int fsp_case_needs_new_file(const struct fsp_target *t, const char *fmt, ...)

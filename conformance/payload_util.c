@@ -5,7 +5,9 @@
  * sizes (docs/probes.md), and a binary's text is faulted by the loader
  * before the binary can madvise it; so each probe reports a `cold` run
  * (the binary alone) and a `warmed` run (its file made cold again, then
- * populated through a hinted mapping, then exec'd).
+ * populated through a hinted mapping, then exec'd). The copy is run
+ * through its fd, checked to be root's, never by its path: under
+ * `check DIR` the path is the user's to swap (docs/safety.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,10 +29,12 @@
 
 #define PAYLOAD_TIMEOUT_S 60
 
+_Static_assert(FSP_PROC_PASS_FD == 3, "FSP_PAYLOAD_FD is the passed fd");
+
 int fsp_payload_copy(const struct fsp_target *t, const char *name,
 		     const char *dst)
 {
-	char src[4096], to[4096];
+	char src[4096];
 	int ret;
 
 	/* An executable of its own size, made by exec permission: new. */
@@ -38,15 +42,16 @@ int fsp_payload_copy(const struct fsp_target *t, const char *name,
 				      "needs a new file of its own size and "
 				      "mode 0755; this filesystem's files "
 				      "are fixed", t->fs, name);
-	if (ret)
-		return ret;
+	if (ret || t->noexec)
+		return ret;	/* run() says why it skips */
 	if (!t->payload_dir ||
-	    fsp_fmt(src, sizeof(src), "%s/%s", t->payload_dir, name) ||
-	    fsp_case_path(t, 1, dst, to, sizeof(to)))
+	    fsp_fmt(src, sizeof(src), "%s/%s", t->payload_dir, name))
 		return -ENAMETOOLONG;
 	if (access(src, R_OK))
 		return -ENOENT;
-	return fsp_file_copy(src, to, 0755);
+	if (t->prep_dirfd < 0)
+		return -EBADF;
+	return fsp_file_copy_at(src, t->prep_dirfd, dst, 0755);
 }
 
 int fsp_payload_warm(const struct fsp_target *t, const char *dst)
@@ -94,7 +99,7 @@ static void get_word(const char *line, const char *key, char *out,
 	out[n] = '\0';
 }
 
-int fsp_payload_exec(char *const argv[], int shmem,
+int fsp_payload_exec(int exec_fd, int pass_fd, char *const argv[], int shmem,
 		     struct fsp_payload_report *r)
 {
 	struct fsp_proc res;
@@ -102,7 +107,8 @@ int fsp_payload_exec(char *const argv[], int shmem,
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	ret = fsp_proc_run(argv, -1, FSP_PROC_TAIL, PAYLOAD_TIMEOUT_S, &res);
+	ret = fsp_proc_run_fd(exec_fd, pass_fd, argv, -1, FSP_PROC_TAIL,
+			      PAYLOAD_TIMEOUT_S, &res);
 	r->status = res.status;
 	snprintf(r->line, sizeof(r->line), "%s", fsp_rstrip(res.tail));
 	if (ret)
@@ -125,16 +131,16 @@ int fsp_payload_exec(char *const argv[], int shmem,
 	return r->text_kb < 0 || r->pmd_mapped_kb < 0 ? -EPROTO : 0;
 }
 
-int fsp_payload_layout(const char *path, char *why, size_t len)
+int fsp_payload_layout(int fd, const char *name, char *why, size_t len)
 {
 	struct fsp_elf_info info;
 	enum fsp_elf_verdict v;
 	unsigned int best = 0;
-	int ret = fsp_elf_read(path, 2UL << 20, &info);
+	int ret = fsp_elf_read_fd(fd, 2UL << 20, &info);
 
 	if (ret) {
 		snprintf(why, len, "cannot read the ELF program headers of "
-			 "%s: %s (%s)", path, strerror(-ret),
+			 "%s: %s (%s)", name, strerror(-ret),
 			 fsp_errno_name(ret));
 		return ret;
 	}
@@ -174,22 +180,25 @@ static void put_report(const struct fsp_target *t, struct fsp_probe *p,
 	fsp_ev_str(p, key, r->line);
 }
 
-/* [loader] COPY --hint --work 1 [--collapse], the paths kept in store. */
+/*
+ * [LOADER --fd 3 | COPY] --hint --work 1 [--collapse]: the copy is
+ * executed through its fd, or handed to the loader (from t->payload_dir,
+ * ours) as fd 3 to dlopen; its name is never looked up again.
+ */
 static void payload_argv(const struct fsp_target *t, const char *copy,
 			 const char *loader, int collapse, char *argv[8],
 			 char *store, size_t len)
 {
-	char *path = store;
 	int n = 0;
 
 	if (loader) {
-		snprintf(store, len / 2, "%s/%s", t->payload_dir, loader);
+		snprintf(store, len, "%s/%s", t->payload_dir, loader);
 		argv[n++] = store;
-		path = store + len / 2;
-		len -= len / 2;
+		argv[n++] = "--fd";
+		argv[n++] = FSP_PAYLOAD_FD;
+	} else {
+		argv[n++] = (char *)copy;
 	}
-	fsp_case_path(t, 0, copy, path, len);
-	argv[n++] = path;
 	argv[n++] = "--hint";
 	argv[n++] = "--work";
 	argv[n++] = "1";
@@ -198,16 +207,17 @@ static void payload_argv(const struct fsp_target *t, const char *copy,
 	argv[n] = NULL;
 }
 
-/* Run one copy; 0 and the report, or the probe's result set. */
+/* Run one copy (fd: open, checked); 0 and the report, or the result set. */
 static int run_copy(const struct fsp_target *t, struct fsp_probe *p,
-		    const char *copy, const char *tag, int collapse,
+		    const char *copy, int fd, const char *tag, int collapse,
 		    const char *loader, struct fsp_payload_report *r)
 {
 	char *argv[8], store[4096];
 	int ret;
 
 	payload_argv(t, copy, loader, collapse, argv, store, sizeof(store));
-	ret = fsp_payload_exec(argv, t->shmem, r);
+	ret = loader ? fsp_payload_exec(-1, fd, argv, t->shmem, r) :
+	      fsp_payload_exec(fd, -1, argv, t->shmem, r);
 	if (ret) {
 		fsp_probe_set(p, FSP_FAIL, "%s run of %s failed (exit %d): "
 			      "%.160s", tag, copy, r->status, r->line);
@@ -248,28 +258,24 @@ static void khugepaged_meanwhile(struct fsp_probe *p, long kh)
 		   "route's");
 }
 
-void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
-		       const char *copy, const char *loader)
+/* Both runs of the copy open (and checked) as fd. */
+static void probe_copy(const struct fsp_target *t, struct fsp_probe *p,
+		       const char *copy, int fd, const char *loader)
 {
 	struct fsp_payload_report rc, rw;
-	char path[4096], why[256];
+	char why[256];
 	const char *ce;
 	long kh;
 	int ret;
 
-	if (fsp_case_path(t, 0, copy, path, sizeof(path)) || access(path, X_OK)) {
-		fsp_probe_set(p, FSP_SKIP, "payload not copied (%s/%s missing:"
-			      " build it with make)", t->payload_dir, copy);
-		return;
-	}
-	ret = fsp_payload_layout(path, why, sizeof(why));
+	ret = fsp_payload_layout(fd, copy, why, sizeof(why));
 	if (ret) {
 		/* EIO: the copy on the filesystem under test is unreadable. */
 		fsp_probe_set(p, ret == -EIO ? FSP_ERROR : FSP_SKIP, "%s", why);
 		return;
 	}
 	fsp_ev_str(p, "cold", t->cold_method);
-	if (run_copy(t, p, copy, "cold", 1, loader, &rc))
+	if (run_copy(t, p, copy, fd, "cold", 1, loader, &rc))
 		return;
 	fsp_ev_int(p, "pmd_max_kb", rc.pmd_max_kb);
 	fsp_ev_bool(p, "aligned", rc.aligned == 1);
@@ -283,7 +289,7 @@ void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 		return;
 	}
 	kh = fsp_khugepaged_counter("pages_collapsed");
-	if (run_copy(t, p, copy, "warmed", 0, loader, &rw))
+	if (run_copy(t, p, copy, fd, "warmed", 0, loader, &rw))
 		return;
 	kh = kh < 0 ? 0 : fsp_khugepaged_counter("pages_collapsed") - kh;
 	if (p->result != FSP_PASS)
@@ -312,4 +318,32 @@ void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
 		      ce ? " (MADV_COLLAPSE: " : "", ce ? ce : "",
 		      ce ? ")" : "", rw.pmd_mapped_kb,
 		      t->shmem ? " ShmemPmdMapped" : "", rw.text_kb);
+}
+
+void fsp_payload_probe(const struct fsp_target *t, struct fsp_probe *p,
+		       const char *copy, const char *loader)
+{
+	int fd;
+
+	if (t->noexec) {
+		fsp_probe_set(p, FSP_SKIP, "%s: not run (%s)", copy,
+			      t->noexec);
+		return;
+	}
+	fd = fsp_case_open_exec(t, copy);
+	if (fd == -ENOENT) {
+		fsp_probe_set(p, FSP_SKIP, "payload not copied (%s/%s missing:"
+			      " build it with make)", t->payload_dir, copy);
+		return;
+	}
+	if (fd < 0) {
+		/* Not the file we wrote: never run it as root. */
+		fsp_ev_str(p, "exec_refused", fsp_errno_name(-fd));
+		fsp_probe_set(p, FSP_ERROR, "refusing to run %s: %s (not a "
+			      "regular file of root's, writable by root "
+			      "alone)", copy, strerror(-fd));
+		return;
+	}
+	probe_copy(t, p, copy, fd, loader);
+	close(fd);
 }

@@ -163,11 +163,9 @@ static int measure(const struct fsp_target *t, struct fsp_probe *p,
 
 	fsp_order_hist_init(&th);
 	fsp_order_hist_init(&ph);
-	if (fsp_case_path(t, 0, m->file, path, sizeof(path)))
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = fsp_case_open(t, m->file, O_RDONLY);
 	if (fd < 0) {
-		fsp_probe_set(p, FSP_ERROR, "%s: %s", m->file, strerror(errno));
+		fsp_probe_set(p, FSP_ERROR, "%s: %s", m->file, strerror(-fd));
 		return -1;
 	}
 	/* By fd: the event's s_dev is the superblock's (not btrfs st_dev). */

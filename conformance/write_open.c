@@ -13,7 +13,9 @@
  * page is the page cache's) and through read(2), also after the cache is
  * made cold again. Last, a copy of /usr/bin/sleep is run from the FS and
  * opened O_WRONLY: mmap no longer denies write (VM_DENYWRITE went in 5.15)
- * but execve still must, so ETXTBSY is the only right answer.
+ * but execve still must, so ETXTBSY is the only right answer. Every file
+ * is reached through the target's directory fds, and the copy is run
+ * through its own fd after checking it is root's (docs/safety.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,12 +46,8 @@
 /* tmpfs: the writer decides folio sizes, so fill through a hinted map. */
 static int prepare(const struct fsp_target *t)
 {
-	char path[4096];
 	int ret;
 
-	ret = fsp_case_path(t, 1, TEXT_FILE, path, sizeof(path));
-	if (ret)
-		return ret;
 	ret = fsp_case_create_rw(t, TEXT_FILE, FSP_FILE_SIZE, TEXT_SEED, 1);
 	if (ret)
 		return ret;
@@ -57,15 +55,10 @@ static int prepare(const struct fsp_target *t)
 	 * No sleep binary here is a skip of that part, not a broken run;
 	 * so is a filesystem with only fixed files (no new executable).
 	 */
-	if (t->readonly || t->files || access(EXEC_SRC, X_OK))
+	if (t->readonly || t->files || t->noexec || access(EXEC_SRC, X_OK))
 		return 0;
-	ret = fsp_case_path(t, 1, BIN_FILE, path, sizeof(path));
-	if (!ret)
-		ret = fsp_file_copy(EXEC_SRC, path, 0755);
-	/* The umask may have taken the x bits. */
-	if (!ret && chmod(path, 0755))
-		ret = -errno;
-	return ret;
+	/* Mode 0755 exactly, whatever the umask: it is executed. */
+	return fsp_file_copy_at(EXEC_SRC, t->prep_dirfd, BIN_FILE, 0755);
 }
 
 static long cached(int fd, size_t len)
@@ -90,14 +83,14 @@ static int own_cache_empty(const struct fsp_mapping *m)
 }
 
 /* pread(2) of the written range on a fresh fd: 1 new data, 0 old. */
-static int read_sees_new(const char *path, char *buf)
+static int read_sees_new(const struct fsp_target *t, char *buf)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+	int fd = fsp_case_open(t, TEXT_FILE, O_RDONLY), ret;
 	uint64_t bad;
 	ssize_t n;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	n = pread(fd, buf, WRITE_LEN, WRITE_OFF);
 	ret = n == (ssize_t)WRITE_LEN ? 0 : n < 0 ? -errno : -EIO;
 	close(fd);
@@ -136,15 +129,16 @@ static uint64_t page_pfn(const void *addr)
  * maps the lower file and copies the file up on open for write, a
  * documented non-standard behaviour (filesystems/overlayfs.rst).
  */
-static void stale_mapping(struct fsp_probe *p, const struct fsp_mapping *m,
-			  const char *path, uint64_t bad, int foreign)
+static void stale_mapping(const struct fsp_target *t, struct fsp_probe *p,
+			  const struct fsp_mapping *m, uint64_t bad,
+			  int foreign)
 {
 	const char *old = (const char *)m->addr + WRITE_OFF;
 	int fd, fresh = 0, same = -1;
 	uint64_t b;
 	char *a;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = fsp_case_open(t, TEXT_FILE, O_RDONLY);
 	a = fd < 0 ? MAP_FAILED : mmap(NULL, m->len, PROT_READ, MAP_PRIVATE,
 				       fd, 0);
 	if (a != MAP_FAILED) {
@@ -194,7 +188,7 @@ static void judge_drop(const struct fsp_target *t, struct fsp_probe *p,
 
 /* Open for write, collapse, pwrite, re-read; with m mapped and faulted. */
 static void write_checks(const struct fsp_target *t, struct fsp_probe *p,
-			 struct fsp_mapping *m, const char *path, char *buf)
+			 struct fsp_mapping *m, char *buf)
 {
 	struct fsp_collapse_try c;
 	long before, after;
@@ -205,8 +199,8 @@ static void write_checks(const struct fsp_target *t, struct fsp_probe *p,
 	before = cached(m->fd, m->len);
 	fsp_ev_int(p, "cached_pages_before_open", before);
 	foreign = own_cache_empty(m);
-	wfd = open(path, O_RDWR | O_CLOEXEC);
-	ret = wfd < 0 ? errno : 0;
+	wfd = fsp_case_open(t, TEXT_FILE, O_RDWR);
+	ret = wfd < 0 ? -wfd : 0;
 	fsp_ev_str(p, "open_rdwr", ret ? fsp_errno_name(ret) : "ok");
 	if (ret) {
 		/* Nobody executes it: only a read-only FS may refuse. */
@@ -255,13 +249,13 @@ static void write_checks(const struct fsp_target *t, struct fsp_probe *p,
 				 WRITE_LEN, NEW_SEED, &bad);
 	fsp_ev_bool(p, "mapping_sees_new_data", ret);
 	if (!ret)
-		stale_mapping(p, m, path, bad, foreign);
+		stale_mapping(t, p, m, bad, foreign);
 	ret = rest_intact(m);
 	fsp_ev_bool(p, "mapping_rest_intact", ret);
 	if (!ret)
 		fsp_probe_set(p, FSP_FAIL, "the mapping changed outside the "
 			      "4 KiB written");
-	ret = read_sees_new(path, buf);
+	ret = read_sees_new(t, buf);
 	fsp_ev_bool(p, "read_sees_new_data", ret > 0);
 	if (ret < 0)
 		fsp_probe_set(p, FSP_ERROR, "pread after pwrite: %s",
@@ -273,11 +267,11 @@ static void write_checks(const struct fsp_target *t, struct fsp_probe *p,
 
 /* After everything is closed: does a cold re-read see the write? */
 static void cold_reread(const struct fsp_target *t, struct fsp_probe *p,
-			const char *path, char *buf)
+			char *buf)
 {
 	int ret;
 
-	ret = read_sees_new(path, buf);
+	ret = read_sees_new(t, buf);
 	fsp_ev_bool(p, "cold_read_sees_new_data", ret > 0);
 	if (ret < 0)
 		fsp_probe_set(p, FSP_ERROR, "pread after %s: %s",
@@ -324,12 +318,9 @@ static void text_checks(const struct fsp_target *t, struct fsp_probe *p,
 {
 	struct fsp_mapping m;
 	unsigned long long bad;
-	char path[4096];
 	int ret;
 
-	ret = fsp_case_path(t, 0, TEXT_FILE, path, sizeof(path));
-	if (!ret)
-		ret = fsp_map_file(t, TEXT_FILE, PROT_READ | PROT_EXEC, 1, &m);
+	ret = fsp_map_file(t, TEXT_FILE, PROT_READ | PROT_EXEC, 1, &m);
 	if (ret) {
 		fsp_probe_set(p, FSP_ERROR, "mapping %s: %s", TEXT_FILE,
 			      strerror(-ret));
@@ -352,28 +343,62 @@ static void text_checks(const struct fsp_target *t, struct fsp_probe *p,
 		fsp_probe_set(p, FSP_SKIP, "%s: no open for write, no pwrite, "
 			      "no ETXTBSY check", t->sealed);
 	} else {
-		write_checks(t, p, &m, path, buf);
+		write_checks(t, p, &m, buf);
 	}
 	fsp_unmap_file(&m);
+}
+
+/* Open the running binary for write: ETXTBSY is the only right answer. */
+static void write_while_running(const struct fsp_target *t,
+				struct fsp_probe *p)
+{
+	int fd = fsp_case_open(t, BIN_FILE, O_WRONLY), err = fd < 0 ? -fd : 0;
+
+	fsp_ev_str(p, "open_wronly_while_running",
+		   fd < 0 ? fsp_errno_name(err) : "ok");
+	if (fd >= 0) {
+		close(fd);
+		fsp_probe_set(p, FSP_FAIL, "open(O_WRONLY) of a running "
+			      "binary succeeded (ETXTBSY expected)");
+	} else if (err != ETXTBSY) {
+		fsp_probe_set(p, FSP_SKIP, "open(O_WRONLY) of a running "
+			      "binary: %s, not ETXTBSY", fsp_errno_name(err));
+	}
+}
+
+/*
+ * The copy opened and checked to be ours (fsp_case_open_exec), then
+ * executed through that fd: -1 and the probe's result set if it is not.
+ */
+static int open_copy(const struct fsp_target *t, struct fsp_probe *p)
+{
+	int xfd = fsp_case_open_exec(t, BIN_FILE);
+
+	if (xfd == -ENOENT) {
+		fsp_probe_set(p, FSP_SKIP, "no copy of %s to execute",
+			      EXEC_SRC);
+	} else if (xfd < 0) {
+		fsp_ev_str(p, "exec_refused", fsp_errno_name(-xfd));
+		fsp_probe_set(p, FSP_ERROR, "refusing to execute %s: %s (not "
+			      "a regular file of root's, writable by root "
+			      "alone)", BIN_FILE, strerror(-xfd));
+	}
+	return xfd < 0 ? -1 : xfd;
 }
 
 /* Run the copied binary and try to open it for write while it runs. */
 static void exec_checks(const struct fsp_target *t, struct fsp_probe *p)
 {
 	char *const argv[] = { "sleep", "5", NULL }, *const envp[] = { NULL };
-	char path[4096];
-	int err, fd, st, ret;
+	int err, fd, st, ret, xfd = open_copy(t, p);
 	pid_t pid;
 
-	if (fsp_case_path(t, 0, BIN_FILE, path, sizeof(path)) ||
-	    access(path, X_OK)) {
-		fsp_probe_set(p, FSP_SKIP, "no copy of %s to execute",
-			      EXEC_SRC);
+	if (xfd < 0)
 		return;
-	}
 	fsp_ev_str(p, "exec_binary", EXEC_SRC);
 	/* Not left behind if we die (fsp_proc_spawn: PR_SET_PDEATHSIG). */
-	ret = fsp_proc_spawn(path, argv, envp, -1, -1, -1, &pid);
+	ret = fsp_proc_spawn_fd(xfd, argv, envp, -1, -1, -1, &pid);
+	close(xfd);
 	if (pid < 0) {
 		fsp_probe_set(p, FSP_ERROR, "vfork: %s", strerror(-ret));
 		return;
@@ -387,30 +412,15 @@ static void exec_checks(const struct fsp_target *t, struct fsp_probe *p)
 			      fsp_errno_name(err));
 	} else {
 		/* vfork returned: the exec is done, denying writes. */
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-		err = fd < 0 ? errno : 0;
-		fsp_ev_str(p, "open_wronly_while_running",
-			   fd < 0 ? fsp_errno_name(err) : "ok");
-		if (fd >= 0) {
-			close(fd);
-			fsp_probe_set(p, FSP_FAIL, "open(O_WRONLY) of a "
-				      "running binary succeeded (ETXTBSY "
-				      "expected)");
-		} else if (err != ETXTBSY) {
-			fsp_probe_set(p, FSP_SKIP, "open(O_WRONLY) of a "
-				      "running binary: %s, not ETXTBSY",
-				      fsp_errno_name(err));
-		}
-	}
-	if (pid > 0) {
+		write_while_running(t, p);
 		kill(pid, SIGKILL);
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
 	}
 	/* The writer block must end with the process. */
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = fsp_case_open(t, BIN_FILE, O_WRONLY);
 	fsp_ev_str(p, "open_wronly_after_exit",
-		   fd < 0 ? fsp_errno_name(errno) : "ok");
+		   fd < 0 ? fsp_errno_name(-fd) : "ok");
 	if (fd >= 0)
 		close(fd);
 }
@@ -422,21 +432,23 @@ static void run(const struct fsp_target *t, struct fsp_probe *p)
 	fsp_ev_str(p, "cold", t->cold_method);
 	fsp_ev_int(p, "file_kb", FSP_FILE_SIZE >> 10);
 	text_checks(t, p, buf);
-	if (!t->readonly && !t->sealed)
+	/* Only the ETXTBSY part executes: the rest still counts. */
+	if (t->noexec)
+		fsp_ev_str(p, "exec_not_run", t->noexec);
+	else if (!t->readonly && !t->sealed)
 		exec_checks(t, p);
 }
 
 /* After the runner's cold cycle: did the write reach the disk? */
 static void run_cold(const struct fsp_target *t, struct fsp_probe *p)
 {
-	char path[4096], buf[WRITE_LEN];
+	char buf[WRITE_LEN];
 
 	/* Only when the write happened and the probe measured it. */
 	if (t->readonly || t->sealed || p->result == FSP_ERROR ||
-	    !json_object_object_get_ex(p->evidence, "write_len", NULL) ||
-	    fsp_case_path(t, 0, TEXT_FILE, path, sizeof(path)))
+	    !json_object_object_get_ex(p->evidence, "write_len", NULL))
 		return;
-	cold_reread(t, p, path, buf);
+	cold_reread(t, p, buf);
 }
 
 const struct fsp_case fsp_case_write_open = {

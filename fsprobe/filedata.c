@@ -14,10 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "beneath.h"
 #include "filedata.h"
 #include "scratch.h"
 #include "uring.h"
@@ -167,11 +169,36 @@ int fsp_zero_check(const void *buf, size_t len, size_t *bad)
 
 int fsp_file_create(const char *path, size_t size, uint32_t seed, int mode)
 {
-	return fsp_file_create_sparse(path, size, 0, seed, mode);
+	return fsp_file_create_at(AT_FDCWD, path, size, seed, mode);
 }
 
 int fsp_file_create_sparse(const char *path, size_t size, size_t data_off,
 			   uint32_t seed, int mode)
+{
+	return fsp_file_create_sparse_at(AT_FDCWD, path, size, data_off, seed,
+					 mode);
+}
+
+int fsp_file_create_at(int dirfd, const char *name, size_t size,
+		       uint32_t seed, int mode)
+{
+	return fsp_file_create_sparse_at(dirfd, name, size, 0, seed, mode);
+}
+
+/* A new file name in dirfd (O_EXCL, no symlink anywhere): fd or -errno. */
+static int create_at(int dirfd, const char *name, int flags, int mode)
+{
+	flags |= O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+	if (dirfd == AT_FDCWD) {
+		int fd = open(name, flags, mode);
+
+		return fd < 0 ? -errno : fd;
+	}
+	return fsp_openat_beneath(dirfd, name, flags, mode);
+}
+
+int fsp_file_create_sparse_at(int dirfd, const char *name, size_t size,
+			      size_t data_off, uint32_t seed, int mode)
 {
 	char *buf = fsp_scratch(CHUNK);
 	size_t off;
@@ -179,10 +206,9 @@ int fsp_file_create_sparse(const char *path, size_t size, size_t data_off,
 
 	if (!buf)
 		return -ENOMEM;
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  mode);
+	fd = create_at(dirfd, name, O_WRONLY, mode);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (data_off > size)
 		data_off = size;
 	/* The hole first: the size is right even if no byte is written. */
@@ -204,7 +230,7 @@ int fsp_file_create_sparse(const char *path, size_t size, size_t data_off,
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (ret)
-		unlink(path);
+		unlinkat(dirfd, name, 0);
 	return ret;
 }
 
@@ -233,6 +259,11 @@ int fsp_file_fill(int fd, size_t size, size_t data_off, uint32_t seed)
 
 int fsp_file_copy(const char *src, const char *dst, int mode)
 {
+	return fsp_file_copy_at(src, AT_FDCWD, dst, mode);
+}
+
+int fsp_file_copy_at(const char *src, int dirfd, const char *dst, int mode)
+{
 	char *buf = fsp_scratch(CHUNK);
 	int in, out, ret = 0;
 	off_t size = 0;
@@ -243,18 +274,24 @@ int fsp_file_copy(const char *src, const char *dst, int mode)
 	in = open(src, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		return -errno;
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		   mode);
+	out = create_at(dirfd, dst, O_WRONLY, mode);
 	if (out < 0) {
-		ret = -errno;
+		ret = out;
 		goto out_in;
 	}
+	/*
+	 * The mode asked for, whatever the umask took (an x bit); a
+	 * filesystem that cannot hold it (FAT's fmask) keeps its own, and
+	 * whoever executes the copy checks what it got.
+	 */
+	if (fchmod(out, mode) && errno != EPERM && errno != EOPNOTSUPP)
+		ret = -errno;
 	/*
 	 * Keep the copy sparse: ELF payloads are half zero padding between
 	 * 2 MiB-aligned segments, and images should cost only real data.
 	 * Each run of non-zero pages goes out in one pwrite.
 	 */
-	while ((n = read(in, buf, CHUNK)) != 0) {
+	while (!ret && (n = read(in, buf, CHUNK)) != 0) {
 		ssize_t off = 0, run;
 
 		if (n < 0) {
@@ -282,7 +319,7 @@ int fsp_file_copy(const char *src, const char *dst, int mode)
 	if (close(out) && !ret)
 		ret = -errno;
 	if (ret)
-		unlink(dst);
+		unlinkat(dirfd, dst, 0);
 out_in:
 	close(in);
 	return ret;

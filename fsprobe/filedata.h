@@ -57,8 +57,22 @@ int fsp_file_fill(int fd, size_t size, size_t data_off, uint32_t seed);
 /* The same with bytes [0, data_off) a hole (they read as zeroes). */
 int fsp_file_create_sparse(const char *path, size_t size, size_t data_off,
 			   uint32_t seed, int mode);
-/* Copy src to dst (O_EXCL), sparse, with mode (not fsync'd). */
+/*
+ * Copy src to dst (O_EXCL), sparse, with mode whatever the umask (where
+ * the filesystem can hold it), not fsync'd.
+ */
 int fsp_file_copy(const char *src, const char *dst, int mode);
+/*
+ * The same three with the new file's name below the directory fd dirfd
+ * (fsp_openat_beneath: no symlink followed, nothing outside dirfd); on
+ * failure the name is removed with unlinkat. The path forms above are
+ * these with AT_FDCWD.
+ */
+int fsp_file_create_at(int dirfd, const char *name, size_t size,
+		       uint32_t seed, int mode);
+int fsp_file_create_sparse_at(int dirfd, const char *name, size_t size,
+			      size_t data_off, uint32_t seed, int mode);
+int fsp_file_copy_at(const char *src, int dirfd, const char *dst, int mode);
 
 /* mmap len bytes of fd at a pmd_size-aligned address. */
 int fsp_map_aligned(int fd, size_t len, int prot, int flags, off_t off,

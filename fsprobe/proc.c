@@ -5,6 +5,8 @@
  * execve failure back through a variable the parent reads once vfork
  * returns, when the child has either exec'd or exited. fsp_proc_run
  * then reads the child's pipes until they close or its time is up.
+ * A file we wrote is executed through its fd (execveat), never by a
+ * path someone else could swap between our check and the exec.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,37 +52,70 @@ int fsp_proc_find(const char *name, char *path, size_t len)
 	return -ENOENT;
 }
 
+/*
+ * What a child executes: path, or fd itself (execveat) if fd >= 0; pass,
+ * if >= 0, is handed to it as FSP_PROC_PASS_FD.
+ */
+struct exe {
+	const char *path;
+	int fd;
+	int pass;
+};
+
+/* fd moved above the numbers the child dup2s onto (0-2, the passed). */
+static int above_fixed(int fd)
+{
+	return fd >= 0 && fd <= FSP_PROC_PASS_FD ?
+	       fcntl(fd, F_DUPFD_CLOEXEC, FSP_PROC_PASS_FD + 1) : fd;
+}
+
+/* The passed fd at FSP_PROC_PASS_FD, open across the exec. */
+static void hand_over(int pass)
+{
+	if (pass == FSP_PROC_PASS_FD)
+		fcntl(pass, F_SETFD, 0);
+	else if (pass >= 0)
+		dup2(pass, FSP_PROC_PASS_FD);	/* clears FD_CLOEXEC */
+}
+
 /* The child: system calls only, then execve or _exit. */
 static void __attribute__((noreturn, noinline))
-child(const char *path, char *const argv[], char *const envp[],
+child(const struct exe *x, char *const argv[], char *const envp[],
       const int fd[3], pid_t parent, volatile int *exec_err)
 {
-	int null = open("/dev/null", O_RDWR), i;
+	int null = open("/dev/null", O_RDWR), i, xfd, pass;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);	/* it died before PDEATHSIG was set */
 	/* SIG_IGN survives execve; `fsprobe vm` ignores it to feed gzip. */
 	signal(SIGPIPE, SIG_DFL);
+	xfd = above_fixed(x->fd);
+	pass = x->pass == FSP_PROC_PASS_FD ? x->pass : above_fixed(x->pass);
 	for (i = 0; i < 3; i++)
 		dup2(fd[i] >= 0 ? fd[i] : null, i);
 	if (null > 2)
 		close(null);
-	execve(path, argv, envp ? envp : environ);
+	hand_over(pass);
+	/* An fd to run is never replaced by a path (the fcntl failed). */
+	if (x->fd >= 0 && xfd >= 0)
+		syscall(SYS_execveat, xfd, "", argv, envp ? envp : environ,
+			AT_EMPTY_PATH);
+	else if (x->fd < 0)
+		execve(x->path, argv, envp ? envp : environ);
 	*exec_err = errno;
 	_exit(127);
 }
 
-int fsp_proc_spawn(const char *path, char *const argv[], char *const envp[],
-		   int in, int out, int err, pid_t *pid)
+static int spawn(const struct exe *x, char *const argv[], char *const envp[],
+		 const int fd[3], pid_t *pid)
 {
-	const int fd[3] = { in, out, err };
 	volatile int exec_err = 0;
 	pid_t c, parent = getpid();
 
 	c = vfork();
 	if (c == 0)
-		child(path, argv, envp, fd, parent, &exec_err);
+		child(x, argv, envp, fd, parent, &exec_err);
 	if (c < 0) {
 		*pid = -1;
 		return -errno;
@@ -90,6 +127,43 @@ int fsp_proc_spawn(const char *path, char *const argv[], char *const envp[],
 	fsp_proc_wait(c);
 	*pid = 0;
 	return -exec_err;
+}
+
+int fsp_proc_spawn(const char *path, char *const argv[], char *const envp[],
+		   int in, int out, int err, pid_t *pid)
+{
+	const struct exe x = { .path = path, .fd = -1, .pass = -1 };
+	const int fd[3] = { in, out, err };
+
+	return spawn(&x, argv, envp, fd, pid);
+}
+
+int fsp_proc_spawn_fd(int exec_fd, char *const argv[], char *const envp[],
+		      int in, int out, int err, pid_t *pid)
+{
+	const struct exe x = { .path = NULL, .fd = exec_fd, .pass = -1 };
+	const int fd[3] = { in, out, err };
+
+	if (exec_fd < 0) {
+		*pid = -1;
+		return -EBADF;
+	}
+	return spawn(&x, argv, envp, fd, pid);
+}
+
+int fsp_proc_exec_check(int fd)
+{
+	struct stat st;
+	uid_t me = geteuid();
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EACCES;
+	if ((st.st_uid != 0 && st.st_uid != me) ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH)))
+		return -EPERM;
+	return 0;
 }
 
 int fsp_proc_start(char *const argv[], int in, int out, int err, pid_t *pid)
@@ -222,15 +296,25 @@ static void close_pipe(int fd[2])
 int fsp_proc_run(char *const argv[], int in, int out, int timeout_s,
 		 struct fsp_proc *p)
 {
+	return fsp_proc_run_fd(-1, -1, argv, in, out, timeout_s, p);
+}
+
+int fsp_proc_run_fd(int exec_fd, int pass_fd, char *const argv[], int in,
+		    int out, int timeout_s, struct fsp_proc *p)
+{
 	int opipe[2] = { -1, -1 }, epipe[2] = { -1, -1 }, rfd[2], ret, st;
+	struct exe x = { .path = NULL, .fd = exec_fd, .pass = pass_fd };
 	long long start = fsp_now_ms();
 	char tool[4096];
 	pid_t pid = -1;
 
 	memset(p, 0, sizeof(*p));
-	ret = fsp_proc_find(argv[0], tool, sizeof(tool));
+	/* With exec_fd, tool is only a name for the messages. */
+	ret = exec_fd >= 0 ? fsp_strcpy(tool, sizeof(tool), argv[0]) :
+	      fsp_proc_find(argv[0], tool, sizeof(tool));
 	if (ret)
 		return ret;
+	x.path = exec_fd >= 0 ? NULL : tool;
 	if (pipe2(epipe, O_CLOEXEC) || (out == FSP_PROC_CAPTURE &&
 					pipe2(opipe, O_CLOEXEC))) {
 		ret = -errno;
@@ -240,7 +324,8 @@ int fsp_proc_run(char *const argv[], int in, int out, int timeout_s,
 		out = epipe[1];
 	else if (out == FSP_PROC_CAPTURE)
 		out = opipe[1];
-	ret = fsp_proc_spawn(tool, argv, NULL, in, out, epipe[1], &pid);
+	ret = spawn(&x, argv, NULL, (const int[3]){ in, out, epipe[1] },
+		    &pid);
 	rfd[0] = opipe[0];
 	rfd[1] = epipe[0];
 	opipe[0] = epipe[0] = -1;

@@ -31,6 +31,21 @@ int fsp_proc_find(const char *name, char *path, size_t len);
 int fsp_proc_spawn(const char *path, char *const argv[], char *const envp[],
 		   int in, int out, int err, pid_t *pid);
 /*
+ * The same executing the open file exec_fd itself (execveat AT_EMPTY_PATH,
+ * Linux 3.19, 51f39a1f0cea): for a file we wrote where others could swap
+ * a path, opened O_RDONLY and checked with fsp_proc_exec_check. No fd of
+ * the same file may be open for write anywhere (-ETXTBSY). An ELF
+ * binary; a script cannot run from an O_CLOEXEC fd (-ENOENT).
+ */
+int fsp_proc_spawn_fd(int exec_fd, char *const argv[], char *const envp[],
+		      int in, int out, int err, pid_t *pid);
+/*
+ * Whether fd is fit to be executed (or dlopen()ed) by us: a regular file
+ * (else -EACCES), owned by root or by us and writable by no one else
+ * (else -EPERM). 0 or -errno.
+ */
+int fsp_proc_exec_check(int fd);
+/*
  * fsp_proc_spawn of argv[0] found with fsp_proc_find, our environment.
  * 0 and *pid; -errno (and *pid = -1) when there is no child to wait for.
  */
@@ -60,5 +75,15 @@ struct fsp_proc {
  */
 int fsp_proc_run(char *const argv[], int in, int out, int timeout_s,
 		 struct fsp_proc *p);
+/* The number a passed fd has in the child (fsp_proc_run_fd). */
+#define FSP_PROC_PASS_FD 3
+/*
+ * fsp_proc_run executing exec_fd (fsp_proc_spawn_fd) if it is >= 0,
+ * else argv[0] as fsp_proc_run does; pass_fd, if >= 0, is open in the
+ * child as FSP_PROC_PASS_FD (a file for it to dlopen as
+ * /proc/self/fd/3, not by a path).
+ */
+int fsp_proc_run_fd(int exec_fd, int pass_fd, char *const argv[], int in,
+		    int out, int timeout_s, struct fsp_proc *p);
 
 #endif

@@ -3,7 +3,8 @@
 # r-fuse.sh - `fsprobe check` on a FUSE filesystem this test serves
 # (tests/fuse-srv): a working one gives a measured verdict; one whose
 # reads or writes fail with EIO gives `error` naming EIO and the step,
-# without a crash and without leaving files. Then the server's hang mode,
+# without a crash and without leaving files, and executes nothing from it
+# (the server decides what a read returns). Then the server's hang mode,
 # which the watchdog tests will need: a request it swallowed leaves its
 # caller stuck (SIGKILL does not help) until the server dies, and a
 # server killed with SIGKILL leaves a dead mount that `umount -l` removes.
@@ -59,6 +60,8 @@ check_mode normal
 json_assert "$TMPD/normal.json" "d['profiles'][0]['verdict'] not in ('error', 'skip') and not any(x['result'] == 'error' for x in d['profiles'][0]['probes']) and sum(x['result'] == 'pass' for x in d['profiles'][0]['probes']) >= 3" \
 	"normal: a measured verdict, no probe error, probes passed"
 python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['profiles'][0]; print('# verdict:', p['verdict'], '-', p['reason']); [print('#  ', x['name'], x['result']) for x in p['probes']]" "$TMPD/normal.json"
+json_assert "$TMPD/normal.json" "all(x['result'] == 'skip' and 'served by a server fsprobe did not start' in x['reason'] for x in d['profiles'][0]['probes'] if x['name'] in ('exec-text', 'dso-text')) and all((x.get('evidence') or {}).get('exec_not_run') for x in d['profiles'][0]['probes'] if x['name'] == 'write-open')" \
+	"normal: nothing executed from the served fs (payloads skip, write-open's exec part not run)"
 
 check_mode eio-read --eio-read
 json_assert "$TMPD/eio-read.json" "d['profiles'][0]['verdict'] == 'error' and 'EIO' in d['profiles'][0]['reason']" \

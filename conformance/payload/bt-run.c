@@ -75,7 +75,7 @@ static void usage(FILE *f)
 		"Usage: bigtext [--hint|--no-hint] [--no-populate] [--collapse]\n"
 		"               [--work N] [--depth D]\n"
 		"       bigtext --warm FILE\n"
-		"       dsoload LIB [same options]\n"
+		"       dsoload LIB|--fd N [same options]\n"
 		"Prints one line of key=value pairs about the payload's text VMA\n"
 		"(FilePmdMapped, Rss, madvise results) and the work's wall time\n"
 		"(under QEMU TCG, text populated: no work, work_ms=untimed-tcg).\n"

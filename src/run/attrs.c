@@ -19,6 +19,7 @@
 #include <linux/fs.h>
 
 #include "attrs.h"
+#include "targetfds.h"
 #include "util.h"
 
 #define PROBE_SUBDIR	"files"
@@ -391,31 +392,51 @@ void fsp_attrs_release(struct fsp_attrs *a, const char *mnt)
 	fsp_fscrypt_key_wipe(&a->key);
 }
 
+/* t on MNT/plain: its own directory fds, closed with plain_done. */
+static int plain_target(struct fsp_attrs *a, const struct fsp_target *t,
+			struct fsp_target *tp)
+{
+	*tp = *t;
+	tp->dir = tp->prep_dir = a->plain;
+	tp->dirfd = tp->prep_dirfd = -1;
+	return fsp_target_fds_open(tp);
+}
+
 int fsp_attrs_control_prepare(struct fsp_attrs *a,
 			      const struct fsp_target *t)
 {
 	const struct fsp_case *c = fsp_case_find(CONTROL_CASE);
-	struct fsp_target tp = *t;
+	struct fsp_target tp;
+	int ret;
 
 	if (!a->set || !c || !c->prepare)
 		return 0;
-	tp.dir = tp.prep_dir = a->plain;
-	return c->prepare(&tp);
+	ret = plain_target(a, t, &tp);
+	if (!ret)
+		ret = c->prepare(&tp);
+	fsp_target_fds_close(&tp);
+	return ret;
 }
 
 void fsp_attrs_control(struct fsp_attrs *a, const struct fsp_target *t)
 {
 	const struct fsp_case *c = fsp_case_find(CONTROL_CASE);
-	struct fsp_target tp = *t;
+	struct fsp_target tp;
 	struct json_object *o;
 	struct fsp_probe p;
+	int ret;
 
 	if (!a->set || !a->ev || !c)
 		return;
-	tp.dir = tp.prep_dir = a->plain;
+	ret = plain_target(a, t, &tp);
 	tp.sealed = NULL;
 	fsp_probe_init(&p, c);
-	c->run(&tp, &p);
+	if (ret)
+		fsp_probe_set(&p, FSP_ERROR, "opening %s: %s", a->plain,
+			      strerror(-ret));
+	else
+		c->run(&tp, &p);
+	fsp_target_fds_close(&tp);
 	o = json_object_new_object();
 	json_object_object_add(o, "probe", json_object_new_string(c->name));
 	json_object_object_add(o, "dir", json_object_new_string(PLAIN_SUBDIR));

@@ -20,6 +20,7 @@
 #include "proc.h"
 #include "mnt.h"
 #include "sparse.h"
+#include "targetfds.h"
 #include "util.h"
 #include "watchdog.h"
 #include "zonefs.h"
@@ -543,7 +544,11 @@ static int write_back(struct fsp_fsenv *e)
 	return ret;
 }
 
-/* Evict our files: a umount/mount cycle of our own filesystem. */
+/*
+ * Evict our files: a umount/mount cycle of our own filesystem. The
+ * target's directory fds are let go first (a held one makes the umount
+ * EBUSY) and point into the new mount after.
+ */
 int fsp_fsenv_recycle(const struct fsp_target *t)
 {
 	struct fsp_fsenv *e = t->priv;
@@ -553,19 +558,18 @@ int fsp_fsenv_recycle(const struct fsp_target *t)
 	 * Memory has nothing to evict; an overlay on tmpfs only gets its
 	 * overlay mounted, once the files are in the lower layer.
 	 */
-	if (t->shmem)
-		return e->mounted ? 0 : do_mount(e);
-	ret = write_back(e);
+	if (t->shmem && e->mounted)
+		return 0;
+	ret = t->shmem ? 0 : write_back(e);
 	if (!ret)
+		ret = fsp_target_fds_park(t);
+	if (!ret && !t->shmem)
 		ret = do_umount(e);
-	if (ret)
-		return ret;
-	if (e->loop.fd >= 0) {
+	if (!ret && !t->shmem && e->loop.fd >= 0)
 		ret = fsp_loop_verify(&e->loop);
-		if (ret)
-			return ret;
-	}
-	return do_mount(e);
+	if (!ret)
+		ret = do_mount(e);
+	return ret ? ret : fsp_target_fds_reopen(t);
 }
 
 /*

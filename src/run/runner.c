@@ -28,6 +28,7 @@
 #include "runner.h"
 #include "slots.h"
 #include "survive.h"
+#include "targetfds.h"
 #include "util.h"
 #include "verdict.h"
 #include "watchdog.h"
@@ -307,21 +308,28 @@ static void progress(const struct fsp_run_opts *o, int idx,
 }
 
 /*
- * Evict every regular file of dir with fsync + POSIX_FADV_DONTNEED; *left
- * gets the pages that stayed cached, *how the counting method of the
- * last file ("cachestat", or "mincore" where cachestat is blind).
+ * Evict every regular file of the directory dir_fd with fsync +
+ * POSIX_FADV_DONTNEED; *left gets the pages that stayed cached, *how the
+ * counting method of the last file ("cachestat", or "mincore" where
+ * cachestat is blind).
  */
-static int evict_all(const char *dir, unsigned long *left, const char **how)
+static int evict_all(int dir_fd, unsigned long *left, const char **how)
 {
 	struct fsp_residency r;
 	struct dirent *de;
-	DIR *d = opendir(dir);
-	int ret = 0;
+	/* A new open file, not a dup: its read position is its own. */
+	int ret = 0, dfd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY |
+				  O_CLOEXEC);
+	DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
 
 	*left = 0;
 	*how = "cachestat";
-	if (!d)
-		return -errno;
+	if (!d) {
+		ret = -errno;
+		if (dfd >= 0)
+			close(dfd);
+		return ret;
+	}
 	while (!ret && (de = readdir(d))) {
 		struct stat st;
 		int fd;
@@ -356,7 +364,7 @@ static int evict_dir(const struct fsp_target *t)
 	int ret;
 
 	fsp_wd_begin(t->priv, "evict");
-	ret = evict_all(t->dir, &left, &how);
+	ret = evict_all(t->dirfd, &left, &how);
 	fsp_wd_end(t->priv);
 	return ret ? ret : left ? -EBUSY : 0;
 }
@@ -407,7 +415,7 @@ static int forced_min_order(const struct fsp_target *t, int seen)
 	long page = t->si->page_size;
 	int order = 0;
 
-	if (seen <= 0 || page <= 0 || statfs(t->dir, &sfs) ||
+	if (seen <= 0 || page <= 0 || fstatfs(t->dirfd, &sfs) ||
 	    sfs.f_bsize <= page)
 		return FSP_RES_ABSENT;
 	while (((long)page << order) < sfs.f_bsize)
@@ -653,6 +661,7 @@ static void target_setup(struct fsp_target *t, struct fsp_fsenv *e,
 	memset(t, 0, sizeof(*t));
 	t->dir = e->mnt;
 	t->prep_dir = e->mnt;
+	t->dirfd = t->prep_dirfd = -1;	/* fsp_target_fds_open */
 	t->fs = e->prof->fs;
 	/* An overlay on tmpfs: the data lives in the lower tmpfs' cache. */
 	t->shmem = e->prof->kind == FSP_PROFILE_MEMORY ||
@@ -674,6 +683,17 @@ static void target_setup(struct fsp_target *t, struct fsp_fsenv *e,
 			 "remount";
 }
 
+/* The target's directories (again) as its fds, after they changed. */
+static int target_fds(struct fsp_target *t, struct fsp_fsenv *e)
+{
+	int ret = fsp_target_fds_open(t);
+
+	if (ret && !e->err[0])
+		snprintf(e->err, sizeof(e->err), "opening %s and %s: %s",
+			 t->dir, t->prep_dir, strerror(-ret));
+	return ret;
+}
+
 /*
  * Before mkfs: an image builder's files (and a fuse profile's whose
  * mkfs reads {src}) are written into its stage (mkfs makes the image
@@ -688,6 +708,8 @@ static int stage_files(const struct fsp_run_opts *o, struct fsp_target *t,
 		t->readonly = 1;
 		t->prep_dir = e->stage;
 		ret = mkdir_journalled(e->j, e->stage);
+		if (!ret)
+			ret = target_fds(t, e);
 		if (ret)
 			return ret;
 		ret = prepare_cases(o, t, e->err, sizeof(e->err), NULL);
@@ -712,7 +734,8 @@ static int mkfs_mount(const struct fsp_run_opts *o, struct fsp_target *t,
 		snprintf(e->stage, sizeof(e->stage), "%s/lower", e->lower);
 		t->prep_dir = e->stage;
 	}
-	return 0;
+	/* An overlay's dirfd is its mount point until the cold mount. */
+	return target_fds(t, e);
 }
 
 /* What the cases wrote is still there after the cold remount. */
@@ -751,6 +774,8 @@ static int prepare_cold(const struct fsp_run_opts *o, struct fsp_target *t,
 
 	fsp_wd_begin(o->wd, "attributes on the directory");
 	ret = fsp_attrs_dir(&e->attrs, e->mnt, t, e->err, sizeof(e->err));
+	if (!ret && e->attrs.set)
+		ret = target_fds(t, e);	/* now MNT/files */
 	if (!ret) {
 		ret = fsp_attrs_control_prepare(&e->attrs, t);
 		if (ret)
@@ -859,6 +884,7 @@ static void profile_body(struct fsp_fsenv *e, int idx,
 		fsp_res_set_verdict(out, e->attrs.unsupported ? FSP_V_SKIP :
 				    FSP_V_ERROR, e->err);
 	}
+	fsp_target_fds_close(&t);	/* before the umount: EBUSY */
 	fsp_fsenv_teardown(e);
 	out->attribute_evidence = fsp_attrs_take_evidence(&e->attrs);
 	fsp_attrs_free(&e->attrs);
@@ -901,6 +927,30 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 	add_timing(out, &e, t_probes, t_prepare, t_start);
 }
 
+/*
+ * Why `check` executes nothing it wrote on the filesystem of dirfd, or
+ * NULL: a network or FUSE filesystem, whose server (another user's, as
+ * far as we know) decides what a read returns (docs/safety.md).
+ */
+static const char *served_noexec(int dirfd)
+{
+	static const unsigned long served[] = {
+		FUSE_SUPER_MAGIC, NFS_SUPER_MAGIC, SMB_SUPER_MAGIC,
+		CIFS_SUPER_MAGIC, SMB2_SUPER_MAGIC, V9FS_MAGIC,
+		CEPH_SUPER_MAGIC, AFS_SUPER_MAGIC, CODA_SUPER_MAGIC,
+	};
+	struct statfs sfs;
+	size_t i;
+
+	if (fstatfs(dirfd, &sfs))
+		return "its filesystem type is unknown (fstatfs failed)";
+	for (i = 0; i < FSP_ARRAY_SIZE(served); i++)
+		if ((unsigned long)sfs.f_type == served[i])
+			return "a filesystem served by a server fsprobe did "
+			       "not start: it decides what a read returns";
+	return NULL;
+}
+
 void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 		 const struct fsp_sysinfo *si, struct fsp_res_profile *out)
 {
@@ -930,7 +980,17 @@ void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	}
 	memset(&t, 0, sizeof(t));
 	t.dir = t.prep_dir = work;
+	t.dirfd = t.prep_dirfd = -1;
+	ret = fsp_target_fds_open(&t);
+	if (ret) {
+		snprintf(why, sizeof(why), "opening %s: %s", work,
+			 strerror(-ret));
+		fsp_res_set_verdict(out, FSP_V_ERROR, why);
+		fsp_rmtree(work);
+		return;
+	}
 	t.fs = "";
+	t.noexec = served_noexec(t.dirfd);
 	t.shmem = !statfs(dir, &sfs) && sfs.f_type == TMPFS_MAGIC;
 	t.si = si;
 	t.payload_dir = o->payload_dir;
@@ -943,7 +1003,7 @@ void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	ret = prepare_cases(o, &t, why, sizeof(why), NULL);
 	if (!ret && !t.shmem) {
 		fsp_wd_begin(o->wd, "evict");
-		ret = evict_all(work, &left, &how);
+		ret = evict_all(t.dirfd, &left, &how);
 		fsp_wd_end(o->wd);
 		if (ret)
 			snprintf(why, sizeof(why), "making the files cold: %s",
@@ -961,6 +1021,7 @@ void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 		fsp_res_set_verdict(out, FSP_V_ERROR, why);
 	else
 		run_cases(o, &l, &t, out, 0, dir, NULL);
+	fsp_target_fds_close(&t);
 	fsp_rmtree(work);
 	fsp_slot_lease_wait(&l);
 }
