@@ -28,4 +28,5 @@ const struct fsp_case fsp_case_dso_text = {
 	.summary = "dlopen()ed 2 MiB-aligned large-text DSO: PMD-mapped text?",
 	.prepare = prepare,
 	.run = run,
+	.executes = 1,
 };

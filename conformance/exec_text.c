@@ -29,4 +29,5 @@ const struct fsp_case fsp_case_exec_text = {
 	.summary = "exec'd 2 MiB-aligned large-text binary: PMD-mapped text?",
 	.prepare = prepare,
 	.run = run,
+	.executes = 1,
 };

@@ -446,4 +446,5 @@ const struct fsp_case fsp_case_write_open = {
 	.prepare = prepare,
 	.run = run,
 	.run_cold = run_cold,
+	.executes = 1,
 };
