@@ -269,7 +269,7 @@ static int prepare_cases(const struct fsp_run_opts *o,
 	int i, ret;
 
 	for (i = 0; i < o->nr_cases; i++) {
-		if (!o->cases[i]->prepare)
+		if (!o->cases[i]->prepare || (sk && sk->why[i][0]))
 			continue;
 		fsp_wd_begin(o->wd, "prepare %s", o->cases[i]->name);
 		ret = placed_or_skip(t, o->cases[i]->prepare(t), sk, i);
@@ -306,16 +306,29 @@ static void progress(const struct fsp_run_opts *o, int idx,
 		     name, step);
 }
 
+/* A directory stream of its own on the directory fd (its own offset). */
+static DIR *opendir_fd(int fd)
+{
+	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+
+	if (!d && dfd >= 0)
+		close(dfd);
+	return d;
+}
+
 /*
- * Evict every regular file of dir with fsync + POSIX_FADV_DONTNEED; *left
- * gets the pages that stayed cached, *how the counting method of the
- * last file ("cachestat", or "mincore" where cachestat is blind).
+ * Evict every regular file of the directory dfd with fsync +
+ * POSIX_FADV_DONTNEED; *left gets the pages that stayed cached, *how the
+ * counting method of the last file ("cachestat", or "mincore" where
+ * cachestat is blind). Through the fd only: check's directory is in
+ * one the user may write (checkdir.h).
  */
-static int evict_all(const char *dir, unsigned long *left, const char **how)
+static int evict_all(int dfd, unsigned long *left, const char **how)
 {
 	struct fsp_residency r;
 	struct dirent *de;
-	DIR *d = opendir(dir);
+	DIR *d = opendir_fd(dfd);
 	int ret = 0;
 
 	*left = 0;
@@ -328,8 +341,8 @@ static int evict_all(const char *dir, unsigned long *left, const char **how)
 
 		if (de->d_name[0] == '.')
 			continue;
-		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_NOFOLLOW |
-			    O_CLOEXEC);
+		fd = openat(dfd, de->d_name, O_RDONLY | O_NOFOLLOW |
+			    O_NONBLOCK | O_CLOEXEC);
 		if (fd < 0) {
 			ret = -errno;
 			break;
@@ -356,7 +369,7 @@ static int evict_dir(const struct fsp_target *t)
 	int ret;
 
 	fsp_wd_begin(t->priv, "evict");
-	ret = evict_all(t->dir, &left, &how);
+	ret = evict_all(t->dirfd, &left, &how);
 	fsp_wd_end(t->priv);
 	return ret ? ret : left ? -EBUSY : 0;
 }
@@ -901,15 +914,77 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 	add_timing(out, &e, t_probes, t_prepare, t_start);
 }
 
-void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
-		 const struct fsp_sysinfo *si, struct fsp_res_profile *out)
+/*
+ * The cases that would execute a file of c (case.h: executes) are a
+ * skip where its files are served by someone else: root would run what
+ * the server chooses.
+ */
+static void served_skips(const struct fsp_run_opts *o,
+			 const struct fsp_checkdir *c, struct case_skips *sk)
 {
-	char work[4096], why[512], cold[96];
+	int i;
+
+	if (!c->served[0])
+		return;
+	for (i = 0; i < o->nr_cases; i++)
+		if (o->cases[i]->executes)
+			snprintf(sk->why[i], sizeof(sk->why[i]), "%s: root "
+				 "executes nothing from it", c->served);
+}
+
+/* check's target: c's directory, through its fd from now on. */
+static void check_target(struct fsp_target *t, const struct fsp_checkdir *c,
+			 const struct fsp_run_opts *o,
+			 const struct fsp_sysinfo *si, struct fsp_journal *j)
+{
+	struct statfs sfs;
+
+	memset(t, 0, sizeof(*t));
+	t->dir = t->prep_dir = c->path;	/* for messages */
+	t->dirfd = t->prep_dirfd = c->fd;
+	t->fs = "";
+	t->shmem = !fstatfs(c->fd, &sfs) && sfs.f_type == TMPFS_MAGIC;
+	t->si = si;
+	t->payload_dir = o->payload_dir;
+	t->journal = j;
+	t->cold_method = t->shmem ? "none (tmpfs: data lives in the cache)" :
+				    "fadvise";
+	t->recycle = evict_dir;
+	t->priv = o->wd;
+}
+
+/* The files written, made cold; 0, or -errno with why. */
+static int make_cold(const struct fsp_run_opts *o, struct fsp_target *t,
+		     char *cold, size_t clen, char *why, size_t wlen)
+{
 	unsigned long left;
 	const char *how;
+	int ret;
+
+	fsp_wd_begin(o->wd, "evict");
+	ret = evict_all(t->dirfd, &left, &how);
+	fsp_wd_end(o->wd);
+	if (ret)
+		snprintf(why, wlen, "making the files cold: %s",
+			 strerror(-ret));
+	else if (left)
+		snprintf(cold, clen, "fadvise (incomplete: %lu pages stayed "
+			 "cached)", left);
+	else
+		snprintf(cold, clen, "fadvise (%s: 0 pages left)", how);
+	if (!ret)
+		t->cold_method = cold;
+	return ret;
+}
+
+void fsp_run_dir(const char *dir, const struct fsp_checkdir *c,
+		 const struct fsp_run_opts *o, const struct fsp_sysinfo *si,
+		 struct fsp_journal *j, struct fsp_res_profile *out)
+{
+	struct case_skips *sk = calloc(1, sizeof(*sk));
+	char why[512], cold[96];
 	struct fsp_slot_lease l;
 	struct fsp_target t;
-	struct statfs sfs;
 	int ret;
 
 	fsp_res_profile_init(out);
@@ -918,49 +993,21 @@ void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	out->name = strdup(dir);
 	out->fs = strdup("(mounted)");
 	out->mount_options = strdup("");
-	if (fsp_fmt(work, sizeof(work), "%s/.fsprobe-%d", dir, (int)getpid())) {
-		fsp_res_set_verdict(out, FSP_V_ERROR, "directory path too long");
+	if (!sk) {
+		fsp_res_set_verdict(out, FSP_V_ERROR, "out of memory");
 		return;
 	}
-	if (mkdir(work, 0700)) {
-		snprintf(why, sizeof(why), "creating %s: %s", work,
-			 strerror(errno));
-		fsp_res_set_verdict(out, FSP_V_ERROR, why);
-		return;
-	}
-	memset(&t, 0, sizeof(t));
-	t.dir = t.prep_dir = work;
-	t.fs = "";
-	t.shmem = !statfs(dir, &sfs) && sfs.f_type == TMPFS_MAGIC;
-	t.si = si;
-	t.payload_dir = o->payload_dir;
-	t.cold_method = t.shmem ? "none (tmpfs: data lives in the cache)" :
-				  "fadvise";
-	t.recycle = evict_dir;
-	t.priv = o->wd;
-	fsp_slot_lease_init(&l, NULL, NULL);	/* an instance of its own */
+	check_target(&t, c, o, si, j);
+	served_skips(o, c, sk);
+	fsp_slot_lease_init(&l, j, NULL);	/* an instance of its own */
 	t.trace = &l.handle;
-	ret = prepare_cases(o, &t, why, sizeof(why), NULL);
-	if (!ret && !t.shmem) {
-		fsp_wd_begin(o->wd, "evict");
-		ret = evict_all(work, &left, &how);
-		fsp_wd_end(o->wd);
-		if (ret)
-			snprintf(why, sizeof(why), "making the files cold: %s",
-				 strerror(-ret));
-		else if (left)
-			snprintf(cold, sizeof(cold), "fadvise (incomplete: "
-				 "%lu pages stayed cached)", left);
-		else
-			snprintf(cold, sizeof(cold), "fadvise (%s: 0 pages "
-				 "left)", how);
-		if (!ret)
-			t.cold_method = cold;
-	}
+	ret = prepare_cases(o, &t, why, sizeof(why), sk);
+	if (!ret && !t.shmem)
+		ret = make_cold(o, &t, cold, sizeof(cold), why, sizeof(why));
 	if (ret)
 		fsp_res_set_verdict(out, FSP_V_ERROR, why);
 	else
-		run_cases(o, &l, &t, out, 0, dir, NULL);
-	fsp_rmtree(work);
+		run_cases(o, &l, &t, out, 0, dir, sk);
 	fsp_slot_lease_wait(&l);
+	free(sk);
 }
