@@ -132,11 +132,11 @@ static int make_checked(struct fsp_checkdir *c)
 	c->fd = openat(c->parentfd, c->name, O_RDONLY | O_DIRECTORY |
 		       O_NOFOLLOW | O_CLOEXEC);
 	if (c->fd < 0)
-		return errno == ELOOP || errno == ENOTDIR ? -EPERM : -errno;
+		return errno == ELOOP || errno == ENOTDIR ? -ESTALE : -errno;
 	if (fstat(c->fd, &st))
 		return -errno;
 	if (!is_ours(&st, geteuid(), c->served[0] != '\0'))
-		return -EPERM;
+		return -ESTALE;
 	c->dev = st.st_dev;
 	c->ino = st.st_ino;
 	return 0;
@@ -166,7 +166,7 @@ int fsp_checkdir_make(struct fsp_checkdir *c, const char *dir,
 			 (unsigned long long)c->ino);
 		ret = fsp_journal_add(j, "check-dir", c->path, id);
 	}
-	if (ret && c->fd >= 0 && ret != -EPERM)
+	if (ret && c->fd >= 0 && ret != -ESTALE)
 		fsp_rmtree_at(c->parentfd, c->name, c->dev, c->ino);
 	if (ret)
 		fsp_checkdir_close(c);

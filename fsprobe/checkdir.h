@@ -35,7 +35,7 @@ struct fsp_checkdir {
 
 /*
  * Make and check c's directory in dir, journalled in j (NULL: not
- * journalled, as without root). 0, or -errno: -EPERM if what we opened
+ * journalled, as without root). 0, or -errno: -ESTALE if what we opened
  * is not the directory we made (someone swapped it); c is then closed.
  */
 int fsp_checkdir_make(struct fsp_checkdir *c, const char *dir,

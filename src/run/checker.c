@@ -304,7 +304,7 @@ static void no_dir(struct check *k, int err, struct fsp_res_profile *out)
 {
 	char why[PATH_MAX + 128];
 
-	if (err == -EPERM)
+	if (err == -ESTALE)
 		snprintf(why, sizeof(why), "%s/.fsprobe-%d is not the "
 			 "directory made for this check (replaced by someone "
 			 "else?): not used", k->dir, (int)getpid());
