@@ -122,6 +122,25 @@ void fsp_checkdir_close(struct fsp_checkdir *c)
 	c->fd = c->parentfd = -1;
 }
 
+/*
+ * c->path: DIR/NAME with DIR absolute (the journal is read from another
+ * working directory), as the kernel names the directory we opened.
+ */
+static int full_path(struct fsp_checkdir *c, const char *dir)
+{
+	char link[64], abs[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", c->parentfd);
+	n = readlink(link, abs, sizeof(abs) - 1);
+	if (n > 0 && abs[0] == '/') {
+		abs[n] = '\0';
+		dir = abs;
+	}
+	return fsp_fmt(c->path, sizeof(c->path), "%s%s%s", dir,
+		       dir[strlen(dir) - 1] == '/' ? "" : "/", c->name);
+}
+
 /* mkdirat, open it without following, check it; 0 or -errno. */
 static int make_checked(struct fsp_checkdir *c)
 {
@@ -155,7 +174,7 @@ int fsp_checkdir_make(struct fsp_checkdir *c, const char *dir,
 		return -errno;
 	served_by(c->parentfd, c->served, sizeof(c->served));
 	snprintf(c->name, sizeof(c->name), ".fsprobe-%d", (int)getpid());
-	ret = fsp_fmt(c->path, sizeof(c->path), "%s/%s", dir, c->name);
+	ret = full_path(c, dir);
 	if (!ret && j)
 		ret = fsp_journal_add(j, "check-dir", c->path, NULL);
 	if (!ret)

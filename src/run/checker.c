@@ -329,7 +329,7 @@ static void check_finish(struct check *k, int alive)
 		return;
 	}
 	ret = fsp_checkdir_remove(&k->c);
-	if (ret)
+	if (ret && ret != -ENOTCONN)	/* a FUSE server gone: files too */
 		fsp_warn("%s: removing %s: %s", k->dir, k->c.path,
 			 strerror(-ret));
 	if (k->jp)
