@@ -14,7 +14,8 @@
  * Usage: check-racer exec|write DIR ARG TIMEOUT_S [K]
  * Exit 0 once its swap is in place, 1 if it never got the chance within
  * TIMEOUT_S (root's directory or file never showed), 2 on an error.
- * It says what it did on stdout, one line.
+ * It says "watching DIR" on stdout once its watch is in place, then
+ * what it did, one line.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -95,6 +96,7 @@ static int steal(const char *dir, char *mine, size_t len)
 
 	if (fd < 0 || inotify_add_watch(fd, dir, IN_CREATE) < 0)
 		return 2;
+	printf("watching %s\n", dir);
 	ret = next_event(fd, is_workdir, name, sizeof(name));
 	close(fd);
 	if (ret)

@@ -41,12 +41,15 @@ trial() {
 	setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups \
 		"$R/racer" "$1" "$R/d" "$3" 130 > "$TMPD/$1-$4.racer" 2>&1 &
 	rpid=$!
-	sleep 0.1	# its inotify watch in place
+	for _ in $(seq 100); do	# its inotify watch in place
+		[ -s "$TMPD/$1-$4.racer" ] && break
+		sleep 0.05
+	done
 	timeout -k 5 120 "$FSPROBE" check "$R/d" -P "$2" -f json \
 		-o "$TMPD/$1-$4.json" 2> "$TMPD/$1-$4.err"
 	crc=$?
 	kill "$rpid" 2> /dev/null; wait "$rpid"; rrc=$?; rpid=
-	racer="$(cat "$TMPD/$1-$4.racer")"
+	racer="$(sed 1d "$TMPD/$1-$4.racer")"
 	[ $rrc -eq 0 ] && won=$((won + 1))
 }
 
