@@ -7,7 +7,9 @@
 # - exec: renames a shell script over exec-text once the payload's cold
 #   run shows; the script would write `id` to a file: it must never run;
 # - write: replaces write-open.text with a symlink to a root-only 0600
-#   file after root's third open of it: that file must stay as it was.
+#   file after root's K-th open of it (K = 1, 2, 3 in turn: how many
+#   opens come before the open for write depends on the code), and that
+#   file must stay as it was.
 # FSPROBE_RACE_TRIALS trials of each (default 10). Each trial is bounded:
 # the racer goes when check ends, check is killed after 120 s.
 . "$srcdir/tests/root-lib.sh"
@@ -34,12 +36,12 @@ head -c 65536 /dev/urandom > "$VICTIM"
 chmod 600 "$VICTIM"
 sum0=$(sha256sum < "$VICTIM")
 
-# trial MODE PROBE ARG N: one check of a fresh DIR, the racer against it;
-# its output in $TMPD/MODE-N.*.
+# trial MODE PROBE ARG N [K]: one check of a fresh DIR, the racer against
+# it; its output in $TMPD/MODE-N.*.
 trial() {
 	rm -rf "$R/d"; mkdir "$R/d"; chown $NOBODY:$NOBODY "$R/d"
 	setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups \
-		"$R/racer" "$1" "$R/d" "$3" 130 > "$TMPD/$1-$4.racer" 2>&1 &
+		"$R/racer" "$1" "$R/d" "$3" 130 $5 > "$TMPD/$1-$4.racer" 2>&1 &
 	rpid=$!
 	for _ in $(seq 100); do	# its inotify watch in place
 		[ -s "$TMPD/$1-$4.racer" ] && break
@@ -65,7 +67,7 @@ diag "exec: the racer had its script in place in $won of $TRIALS trials"
 
 won=0
 for i in $(seq "$TRIALS"); do
-	trial write write-open "$VICTIM" "$i"
+	trial write write-open "$VICTIM" "$i" $(((i - 1) % 3 + 1))
 	[ "$(sha256sum < "$VICTIM")" = "$sum0" ]
 	ok $? "write $i: the root-only file is unchanged (check rc $crc; racer: ${racer:-killed at check's end})"
 	if [ "$(sha256sum < "$VICTIM")" != "$sum0" ]; then
