@@ -92,7 +92,7 @@ struct fsp_target {
 	const char *payload_dir;
 	const char *run_id;	/* names private tracefs instances */
 	struct fsp_trace_handle *trace;	/* NULL: cases run untraced */
-	struct fsp_journal *journal;	/* NULL for `check DIR` */
+	struct fsp_journal *journal;	/* NULL: `check DIR` without root */
 	const char *read_ahead_path;	/* queue/read_ahead_kb, or NULL */
 	struct fsp_files *files;	/* NULL: cases create files freely */
 	/* Make our files cold again (may be NULL); see run_cold. */

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "checkdir.h"
 #include "dm.h"
 #include "fuse.h"
 #include "journal.h"
@@ -215,6 +216,22 @@ static void unwind_nullb(const char *rundir, const char *name,
 }
 
 /*
+ * `check DIR`'s work directory, outside the run directory by nature:
+ * removed through fds, only while it is the inode the line names
+ * (checkdir.h).
+ */
+static void unwind_checkdir(const char *path, const char *id,
+			    struct fsp_unwind_stats *st)
+{
+	int ret = fsp_checkdir_unwind(path, id);
+
+	if (ret == 1)
+		st->files++;
+	else if (ret == -EPERM)
+		st->refused++;
+}
+
+/*
  * Undo one entry. Journals are re-read after a crash, so they are input
  * like any other: a path outside the run's own directory, a loop device
  * bound to a file that is not its image, or a tracefs instance not named
@@ -262,6 +279,8 @@ static void unwind_entry(struct replay *r, const struct entry *e,
 		else if (!fsp_trace_find_root(root, sizeof(root), &mounted) &&
 			 !fsp_trace_remove_instance(root, a))
 			st->instances++;
+	} else if (!strcmp(kind, "check-dir")) {
+		unwind_checkdir(a, b, st);
 	} else if (!strcmp(kind, "image") || !strcmp(kind, "file") ||
 		   !strcmp(kind, "dir")) {
 		if (!inside(rundir, a))

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ctype.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -244,6 +246,118 @@ int fsp_rmtree(const char *path)
 
 	if (ret == -1)
 		return errno == ENOENT ? 0 : -errno;
+	return ret;
+}
+
+#define RMTREE_DEPTH 16
+
+static int empty_dir_fd(int fd, dev_t dev, int depth);
+
+/* Remove name in the directory fd (on device dev), a subtree too. */
+static int rm_entry(int fd, const char *name, dev_t dev, int depth)
+{
+	struct stat st;
+	int sub, ret;
+
+	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(fd, name, 0) && errno != ENOENT ? -errno : 0;
+	if (st.st_dev != dev)
+		return -EXDEV;	/* a mount point: never descend */
+	if (depth >= RMTREE_DEPTH)
+		return -ELOOP;
+	sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		     O_CLOEXEC);
+	if (sub < 0)
+		return -errno;
+	ret = empty_dir_fd(sub, dev, depth + 1);
+	close(sub);
+	if (!ret && unlinkat(fd, name, AT_REMOVEDIR) && errno != ENOENT)
+		ret = -errno;
+	return ret;
+}
+
+/*
+ * Remove what the directory fd holds, through fds only: each entry is
+ * reached by openat/unlinkat relative to its directory, symlinks are
+ * removed, not followed, and no other filesystem is entered, so a path
+ * someone else renames or replaces meanwhile cannot lead us elsewhere.
+ */
+static int empty_dir_fd(int fd, dev_t dev, int depth)
+{
+	int rfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct dirent *de;
+	int ret = 0, err, pass;
+	DIR *d;
+
+	if (rfd < 0)
+		return -errno;
+	d = fdopendir(rfd);
+	if (!d) {
+		close(rfd);
+		return -ENOMEM;
+	}
+	/*
+	 * Removing while reading may make some filesystems (NFS, FUSE)
+	 * skip entries: read again until a pass finds nothing, boundedly.
+	 */
+	for (pass = 0; !ret && pass < 4; pass++) {
+		int seen = 0;
+
+		rewinddir(d);
+		while ((de = readdir(d))) {
+			if (!strcmp(de->d_name, ".") ||
+			    !strcmp(de->d_name, ".."))
+				continue;
+			seen++;
+			err = rm_entry(fd, de->d_name, dev, depth);
+			if (!ret)
+				ret = err;
+		}
+		if (!seen)
+			break;
+	}
+	closedir(d);
+	return ret;
+}
+
+int fsp_rmtree_fd(int dirfd)
+{
+	struct stat st;
+
+	if (fstat(dirfd, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	return empty_dir_fd(dirfd, st.st_dev, 0);
+}
+
+int fsp_rmtree_at(int parentfd, const char *name, dev_t dev, ino_t ino)
+{
+	struct stat st;
+	int fd, ret;
+
+	if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return -EINVAL;
+	fd = openat(parentfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (fstat(fd, &st)) {
+		ret = -errno;
+	} else if (st.st_dev != dev || st.st_ino != ino) {
+		ret = -ESTALE;	/* not the directory we mean */
+	} else {
+		ret = fsp_rmtree_fd(fd);
+		/* Emptied through fd; the name goes only while it is it. */
+		if (!ret && !fstatat(parentfd, name, &st,
+				     AT_SYMLINK_NOFOLLOW) &&
+		    st.st_dev == dev && st.st_ino == ino &&
+		    unlinkat(parentfd, name, AT_REMOVEDIR) && errno != ENOENT)
+			ret = -errno;
+	}
+	close(fd);
 	return ret;
 }
 

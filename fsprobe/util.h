@@ -44,6 +44,16 @@ int fsp_fmt(char *dst, size_t len, const char *fmt, ...)
 long long fsp_now_ms(void);
 /* Remove a directory tree we created (no symlink following). */
 int fsp_rmtree(const char *path);
+/*
+ * Empty the directory dirfd through fds only (openat, unlinkat; no
+ * symlink followed, no other filesystem entered, no path walked).
+ */
+int fsp_rmtree_fd(int dirfd);
+/*
+ * Remove the directory name in parentfd, through fds, if it is the one
+ * with device dev and inode ino (-ESTALE if another); 0 if it is gone.
+ */
+int fsp_rmtree_at(int parentfd, const char *name, dev_t dev, ino_t ino);
 /* Levenshtein distance, for "did you mean" lists. */
 int fsp_edit_distance(const char *a, const char *b);
 /* errno name ("EINVAL"), or "E?" for unknown values. */

@@ -15,6 +15,8 @@
  *                              files were written, waits in D state
  *   --hang-unread              once hung, stop reading requests instead:
  *                              their callers wait killable
+ *   --user-id N                mount with user_id=N, as fusermount does
+ *                              for user N: a server a user runs
  *   -f                         accepted and ignored (it always runs in
  *                              the foreground): a profile's `server`
  *                              must say -f
@@ -66,7 +68,7 @@ static int fuse_fd = -1;
 static const char *mnt;
 static unsigned long conn_minor;
 static int eio_read, eio_write, hang_unread, hang_read;
-static long hang_after = -1, nr_requests;
+static long hang_after = -1, nr_requests, user_id;
 static volatile sig_atomic_t stop, hang;
 
 static void on_signal(int sig)
@@ -599,8 +601,9 @@ static int do_mount(void)
 	fuse_fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
 	if (fuse_fd < 0)
 		return -errno;
-	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40755,user_id=0,"
-		 "group_id=0,default_permissions,allow_other", fuse_fd);
+	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40755,user_id=%ld,"
+		 "group_id=0,default_permissions,allow_other", fuse_fd,
+		 user_id);
 	if (mount("fsprobe-test", mnt, "fuse.fsprobe-test",
 		  MS_NOSUID | MS_NODEV, opts))
 		return -errno;
@@ -681,7 +684,8 @@ static int serve(const sigset_t *wait_mask)
 static int usage(void)
 {
 	fprintf(stderr, "usage: fuse-srv [-f] [--eio-read] [--eio-write] "
-		"[--hang-after N] [--hang-read] [--hang-unread] MNT\n");
+		"[--hang-after N] [--hang-read] [--hang-unread] [--user-id N] "
+		"MNT\n");
 	return 2;
 }
 
@@ -704,6 +708,8 @@ int main(int argc, char **argv)
 			hang_unread = 1;
 		else if (!strcmp(argv[i], "--hang-after") && i + 2 < argc)
 			hang_after = strtol(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--user-id") && i + 2 < argc)
+			user_id = strtol(argv[++i], NULL, 10);
 		else
 			return usage();
 	}

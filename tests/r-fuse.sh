@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # r-fuse.sh - `fsprobe check` on a FUSE filesystem this test serves
-# (tests/fuse-srv): a working one gives a measured verdict; one whose
-# reads or writes fail with EIO gives `error` naming EIO and the step,
-# without a crash and without leaving files, and executes nothing from it
-# (the server decides what a read returns). Then the server's hang mode,
+# (tests/fuse-srv): a working one gives a measured verdict, and one
+# mounted for a user (user_id) runs no payload (its server decides what
+# root would execute: exec-text and dso-text skip, write-open measures all
+# but its exec part); one whose reads or writes fail with EIO gives
+# `error` naming EIO and the step, without a crash and without leaving
+# files. Then the server's hang mode,
 # which the watchdog tests will need: a request it swallowed leaves its
 # caller stuck (SIGKILL does not help) until the server dies, and a
 # server killed with SIGKILL leaves a dead mount that `umount -l` removes.
@@ -59,9 +61,17 @@ check_mode() { # check_mode NAME [SERVER OPTIONS]: fsprobe check on it
 check_mode normal
 json_assert "$TMPD/normal.json" "d['profiles'][0]['verdict'] not in ('error', 'skip') and not any(x['result'] == 'error' for x in d['profiles'][0]['probes']) and sum(x['result'] == 'pass' for x in d['profiles'][0]['probes']) >= 3" \
 	"normal: a measured verdict, no probe error, probes passed"
-python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['profiles'][0]; print('# verdict:', p['verdict'], '-', p['reason']); [print('#  ', x['name'], x['result']) for x in p['probes']]" "$TMPD/normal.json"
-json_assert "$TMPD/normal.json" "all(x['result'] == 'skip' and 'served by a server fsprobe did not start' in x['reason'] for x in d['profiles'][0]['probes'] if x['name'] in ('exec-text', 'dso-text')) and all((x.get('evidence') or {}).get('exec_not_run') for x in d['profiles'][0]['probes'] if x['name'] == 'write-open')" \
-	"normal: nothing executed from the served fs (payloads skip, write-open's exec part not run)"
+python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['profiles'][0]; print('# verdict:', p['verdict'], '-', p['reason']); [print('#  ', x['name'], x['result'], x.get('reason') or '') for x in p['probes']]" "$TMPD/normal.json"
+
+json_assert "$TMPD/normal.json" "'not run' not in probe(d['profiles'][0]['name'], 'exec-text')['reason'] and probe(d['profiles'][0]['name'], 'write-open')['result'] == 'pass' and not (probe(d['profiles'][0]['name'], 'write-open').get('evidence') or {}).get('exec_not_run')" \
+	"normal: a server root started runs the payloads (write-open passes, its exec part ran)"
+
+# Mounted for a user (user_id=65534, as fusermount does): the server
+# decides what a file holds, so nothing of it is executed as root.
+check_mode user --user-id 65534
+json_assert "$TMPD/user.json" "all(probe(d['profiles'][0]['name'], n)['result'] == 'skip' and 'uid 65534' in probe(d['profiles'][0]['name'], n)['reason'] for n in ('exec-text', 'dso-text')) and 'uid 65534' in (probe(d['profiles'][0]['name'], 'write-open').get('evidence') or {}).get('exec_not_run', '') and probe(d['profiles'][0]['name'], 'read-order')['result'] == 'pass'" \
+	"user: exec-text, dso-text skip, write-open's exec part not run (the server is uid 65534's); read-order passes"
+python3 -c "import json,sys; p=json.load(open(sys.argv[1]))['profiles'][0]; [print('#  ', x['name'], x['result'], x.get('reason') or '') for x in p['probes']]" "$TMPD/user.json"
 
 check_mode eio-read --eio-read
 json_assert "$TMPD/eio-read.json" "d['profiles'][0]['verdict'] == 'error' and 'EIO' in d['profiles'][0]['reason']" \

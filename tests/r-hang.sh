@@ -5,7 +5,9 @@
 # first READ, so whoever reads file data waits in D state, unkillable:
 # - check: a probe hangs; the verdict is error, "probe NAME did not
 #   finish in 3 s", with the stuck task's state, stack and the kernel log,
-#   and fsprobe exits 1 within seconds, leaving the stuck task behind;
+#   and fsprobe exits 1 within seconds, leaving the stuck task behind and
+#   its run directory to `fsprobe cleanup`, which unwinds it once the
+#   task is gone;
 # - run: one profile's mkfs (cp from the FUSE file onto our device)
 #   hangs; it is error, the other profile of the run gets its verdict,
 #   the run directory stays, `fsprobe cleanup` says what it cannot
@@ -78,12 +80,20 @@ st=$(awk '{print $3}' "/proc/$stuck/stat" 2>/dev/null)
 [ "$st" = D ]; ok $? "check: the stuck task $stuck is still in D state after fsprobe ended ('$st')"
 grep -q "did not finish in $TO s (task $stuck " "$TMPD/check.err"
 ok $? "check: stderr names the stuck task"
+grep -qs "^stuck	$stuck/" "$FSPROBE_STATE_DIR"/*/journal &&
+	grep -q "left for 'fsprobe cleanup'" "$TMPD/check.err"
+ok $? "check: its run directory is left for cleanup, the journal naming the stuck task"
 sed 's/^/# /' "$TMPD/check.err"
 python3 -c "import json,sys; w=json.load(open(sys.argv[1]))['profiles'][0]['watchdog']; print('# stack of', w['comm'], w['pid'], 'in', w['step'] + ':'); [print('#   ' + l) for l in w['stack'].splitlines()[:6]]" "$TMPD/check.json"
 kill -TERM "$srv_pid"; wait "$srv_pid"; rc=$?; srv_pid=
 [ $rc -eq 0 ]; ok $? "check: the server exits 0 on SIGTERM (rc $rc)"
 gone "$stuck"; ok $? "check: the server's exit freed the stuck task"
 ! mounted; ok $? "check: the server's mount is gone"
+"$FSPROBE" cleanup > "$TMPD/c0.out" 2> "$TMPD/c0.err"; rc=$?
+[ $rc -eq 0 ] && grep -q "1 stale run(s) unwound" "$TMPD/c0.out" &&
+	[ -z "$(ls -A "$FSPROBE_STATE_DIR")" ]
+ok $? "check: cleanup then unwinds its run (rc $rc)"
+sed 's/^/# /' "$TMPD/c0.out" "$TMPD/c0.err"
 
 # --step-timeout 0: no limit; the check waits until the server goes.
 start_srv --hang-read; ok $? "no limit: the server mounts $MNT"

@@ -2,15 +2,33 @@
 /*
  * cmd_check.c - `fsprobe check DIR` runs the probes on a filesystem that
  * is already mounted (NFS, a real disk): no mkfs, no loop device; our
- * files live in a private subdirectory that is removed afterwards.
+ * files live in a private subdirectory that is removed afterwards
+ * (src/run/checker.h: journalled, signals handled as `run` does).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "checker.h"
 #include "cli.h"
+#include "journal.h"
 #include "report.h"
+
+/*
+ * As root, check is a run like the others: journalled in the state
+ * directory (its tracefs instance, its work directory), so that
+ * `fsprobe cleanup` removes what a killed check left. Without root
+ * there is no state directory, and nothing but the work directory.
+ */
+static const char *state_base(void)
+{
+	const char *base = getenv("FSPROBE_STATE_DIR");
+
+	if (geteuid() != 0)
+		return NULL;
+	return base && *base ? base : FSP_STATE_BASE;
+}
 
 int fsp_cmd_check(struct fsp_cli *cli)
 {
@@ -47,10 +65,14 @@ int fsp_cmd_check(struct fsp_cli *cli)
 		fsp_res_doc_free(doc);
 		return FSP_EXIT_USAGE;
 	}
-	fsp_check_dir(cli->args[0], &o, &si, fsp_cli_step_timeout(cli), p);
-	ret = fsp_render(cli, doc);
+	ret = fsp_check_dir(cli->args[0], &o, &si, state_base(),
+			    fsp_cli_step_timeout(cli), p);
+	if (!ret)
+		ret = fsp_render(cli, doc);
 	if (!ret)
 		ret = fsp_doc_exit_status(doc);
+	if (fsp_check_signal())
+		ret = 128 + fsp_check_signal();
 	fsp_res_doc_free(doc);
 	return ret;
 }

@@ -14,12 +14,18 @@
 #include "sysinfo.h"
 
 /*
- * Run the cases on dir (fsp_run_dir) in a worker; out gets its result,
- * or verdict error and `watchdog` when a step ran over step_timeout
- * seconds (0: no limit), or why the worker gave none.
+ * Run the cases on dir (fsp_run_dir) in a worker, in a work directory
+ * made and checked here (checkdir.h) and journalled in a run directory
+ * under base (NULL: no journal, without root); out gets its result, or
+ * verdict error and `watchdog` when a step ran over step_timeout
+ * seconds (0: no limit), or why the worker gave none. SIGINT, SIGTERM
+ * and SIGHUP stop it (fsp_check_signal), cleaning up as `run` does.
+ * 0, or FSP_EXIT_USAGE if the state directory cannot be used.
  */
-void fsp_check_dir(const char *dir, const struct fsp_run_opts *o,
-		   const struct fsp_sysinfo *si, int step_timeout,
-		   struct fsp_res_profile *out);
+int fsp_check_dir(const char *dir, const struct fsp_run_opts *o,
+		  const struct fsp_sysinfo *si, const char *base,
+		  int step_timeout, struct fsp_res_profile *out);
+/* The signal that interrupted the last fsp_check_dir, or 0. */
+int fsp_check_signal(void);
 
 #endif

@@ -270,7 +270,7 @@ static int prepare_cases(const struct fsp_run_opts *o,
 	int i, ret;
 
 	for (i = 0; i < o->nr_cases; i++) {
-		if (!o->cases[i]->prepare)
+		if (!o->cases[i]->prepare || (sk && sk->why[i][0]))
 			continue;
 		fsp_wd_begin(o->wd, "prepare %s", o->cases[i]->name);
 		ret = placed_or_skip(t, o->cases[i]->prepare(t), sk, i);
@@ -307,20 +307,30 @@ static void progress(const struct fsp_run_opts *o, int idx,
 		     name, step);
 }
 
+/* A directory stream of its own on the directory fd (its own offset). */
+static DIR *opendir_fd(int fd)
+{
+	int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+
+	if (!d && dfd >= 0)
+		close(dfd);
+	return d;
+}
+
 /*
- * Evict every regular file of the directory dir_fd with fsync +
+ * Evict every regular file of the directory dfd with fsync +
  * POSIX_FADV_DONTNEED; *left gets the pages that stayed cached, *how the
  * counting method of the last file ("cachestat", or "mincore" where
- * cachestat is blind).
+ * cachestat is blind). Through the fd only: check's directory is in
+ * one the user may write (checkdir.h).
  */
-static int evict_all(int dir_fd, unsigned long *left, const char **how)
+static int evict_all(int dfd, unsigned long *left, const char **how)
 {
 	struct fsp_residency r;
 	struct dirent *de;
-	/* A new open file, not a dup: its read position is its own. */
-	int ret = 0, dfd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY |
-				  O_CLOEXEC);
-	DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
+	DIR *d = opendir_fd(dfd);
+	int ret = 0;
 
 	*left = 0;
 	*how = "cachestat";
@@ -336,8 +346,8 @@ static int evict_all(int dir_fd, unsigned long *left, const char **how)
 
 		if (de->d_name[0] == '.')
 			continue;
-		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_NOFOLLOW |
-			    O_CLOEXEC);
+		fd = openat(dfd, de->d_name, O_RDONLY | O_NOFOLLOW |
+			    O_NONBLOCK | O_CLOEXEC);
 		if (fd < 0) {
 			ret = -errno;
 			break;
@@ -927,39 +937,60 @@ void fsp_run_profile(const struct fsp_profile *prof, int idx,
 	add_timing(out, &e, t_probes, t_prepare, t_start);
 }
 
-/*
- * Why `check` executes nothing it wrote on the filesystem of dirfd, or
- * NULL: a network or FUSE filesystem, whose server (another user's, as
- * far as we know) decides what a read returns (docs/safety.md).
- */
-static const char *served_noexec(int dirfd)
+/* check's target: c's directory, through its fd from now on. */
+static void check_target(struct fsp_target *t, const struct fsp_checkdir *c,
+			 const struct fsp_run_opts *o,
+			 const struct fsp_sysinfo *si, struct fsp_journal *j)
 {
-	static const unsigned long served[] = {
-		FUSE_SUPER_MAGIC, NFS_SUPER_MAGIC, SMB_SUPER_MAGIC,
-		CIFS_SUPER_MAGIC, SMB2_SUPER_MAGIC, V9FS_MAGIC,
-		CEPH_SUPER_MAGIC, AFS_SUPER_MAGIC, CODA_SUPER_MAGIC,
-	};
 	struct statfs sfs;
-	size_t i;
 
-	if (fstatfs(dirfd, &sfs))
-		return "its filesystem type is unknown (fstatfs failed)";
-	for (i = 0; i < FSP_ARRAY_SIZE(served); i++)
-		if ((unsigned long)sfs.f_type == served[i])
-			return "a filesystem served by a server fsprobe did "
-			       "not start: it decides what a read returns";
-	return NULL;
+	memset(t, 0, sizeof(*t));
+	t->dir = t->prep_dir = c->path;	/* for messages */
+	t->dirfd = t->prep_dirfd = c->fd;
+	/* Served by someone else: the payloads are theirs to choose. */
+	t->noexec = c->served[0] ? c->served : NULL;
+	t->fs = "";
+	t->shmem = !fstatfs(c->fd, &sfs) && sfs.f_type == TMPFS_MAGIC;
+	t->si = si;
+	t->payload_dir = o->payload_dir;
+	t->journal = j;
+	t->cold_method = t->shmem ? "none (tmpfs: data lives in the cache)" :
+				    "fadvise";
+	t->recycle = evict_dir;
+	t->priv = o->wd;
 }
 
-void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
-		 const struct fsp_sysinfo *si, struct fsp_res_profile *out)
+/* The files written, made cold; 0, or -errno with why. */
+static int make_cold(const struct fsp_run_opts *o, struct fsp_target *t,
+		     char *cold, size_t clen, char *why, size_t wlen)
 {
-	char work[4096], why[512], cold[96];
 	unsigned long left;
 	const char *how;
+	int ret;
+
+	fsp_wd_begin(o->wd, "evict");
+	ret = evict_all(t->dirfd, &left, &how);
+	fsp_wd_end(o->wd);
+	if (ret)
+		snprintf(why, wlen, "making the files cold: %s",
+			 strerror(-ret));
+	else if (left)
+		snprintf(cold, clen, "fadvise (incomplete: %lu pages stayed "
+			 "cached)", left);
+	else
+		snprintf(cold, clen, "fadvise (%s: 0 pages left)", how);
+	if (!ret)
+		t->cold_method = cold;
+	return ret;
+}
+
+void fsp_run_dir(const char *dir, const struct fsp_checkdir *c,
+		 const struct fsp_run_opts *o, const struct fsp_sysinfo *si,
+		 struct fsp_journal *j, struct fsp_res_profile *out)
+{
+	char why[512], cold[96];
 	struct fsp_slot_lease l;
 	struct fsp_target t;
-	struct statfs sfs;
 	int ret;
 
 	fsp_res_profile_init(out);
@@ -968,60 +999,15 @@ void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
 	out->name = strdup(dir);
 	out->fs = strdup("(mounted)");
 	out->mount_options = strdup("");
-	if (fsp_fmt(work, sizeof(work), "%s/.fsprobe-%d", dir, (int)getpid())) {
-		fsp_res_set_verdict(out, FSP_V_ERROR, "directory path too long");
-		return;
-	}
-	if (mkdir(work, 0700)) {
-		snprintf(why, sizeof(why), "creating %s: %s", work,
-			 strerror(errno));
-		fsp_res_set_verdict(out, FSP_V_ERROR, why);
-		return;
-	}
-	memset(&t, 0, sizeof(t));
-	t.dir = t.prep_dir = work;
-	t.dirfd = t.prep_dirfd = -1;
-	ret = fsp_target_fds_open(&t);
-	if (ret) {
-		snprintf(why, sizeof(why), "opening %s: %s", work,
-			 strerror(-ret));
-		fsp_res_set_verdict(out, FSP_V_ERROR, why);
-		fsp_rmtree(work);
-		return;
-	}
-	t.fs = "";
-	t.noexec = served_noexec(t.dirfd);
-	t.shmem = !statfs(dir, &sfs) && sfs.f_type == TMPFS_MAGIC;
-	t.si = si;
-	t.payload_dir = o->payload_dir;
-	t.cold_method = t.shmem ? "none (tmpfs: data lives in the cache)" :
-				  "fadvise";
-	t.recycle = evict_dir;
-	t.priv = o->wd;
-	fsp_slot_lease_init(&l, NULL, NULL);	/* an instance of its own */
+	check_target(&t, c, o, si, j);
+	fsp_slot_lease_init(&l, j, NULL);	/* an instance of its own */
 	t.trace = &l.handle;
 	ret = prepare_cases(o, &t, why, sizeof(why), NULL);
-	if (!ret && !t.shmem) {
-		fsp_wd_begin(o->wd, "evict");
-		ret = evict_all(t.dirfd, &left, &how);
-		fsp_wd_end(o->wd);
-		if (ret)
-			snprintf(why, sizeof(why), "making the files cold: %s",
-				 strerror(-ret));
-		else if (left)
-			snprintf(cold, sizeof(cold), "fadvise (incomplete: "
-				 "%lu pages stayed cached)", left);
-		else
-			snprintf(cold, sizeof(cold), "fadvise (%s: 0 pages "
-				 "left)", how);
-		if (!ret)
-			t.cold_method = cold;
-	}
+	if (!ret && !t.shmem)
+		ret = make_cold(o, &t, cold, sizeof(cold), why, sizeof(why));
 	if (ret)
 		fsp_res_set_verdict(out, FSP_V_ERROR, why);
 	else
 		run_cases(o, &l, &t, out, 0, dir, NULL);
-	fsp_target_fds_close(&t);
-	fsp_rmtree(work);
 	fsp_slot_lease_wait(&l);
 }

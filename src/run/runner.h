@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "case.h"
+#include "checkdir.h"
 #include "journal.h"
 #include "loop.h"
 #include "profile.h"
@@ -58,8 +59,13 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 /* A profile's result before it ran: name, fs, mkfs, mount_options. */
 void fsp_profile_result(const struct fsp_profile *prof,
 			struct fsp_res_profile *out);
-/* Run the cases on an existing directory (`fsprobe check DIR`). */
-void fsp_run_dir(const char *dir, const struct fsp_run_opts *o,
-		 const struct fsp_sysinfo *si, struct fsp_res_profile *out);
+/*
+ * Run the cases on an existing directory (`fsprobe check DIR`), in c
+ * (made and checked by the caller, who removes it), reached only
+ * through its fd; what it makes is journalled in j (NULL: not).
+ */
+void fsp_run_dir(const char *dir, const struct fsp_checkdir *c,
+		 const struct fsp_run_opts *o, const struct fsp_sysinfo *si,
+		 struct fsp_journal *j, struct fsp_res_profile *out);
 
 #endif
