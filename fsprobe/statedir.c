@@ -269,7 +269,9 @@ int fsp_statedir_parent(int dirfd, const char *rel, const char **last)
 		name[end - p] = '\0';
 		next = openat(fd, name, DIR_FLAGS);
 		if (next < 0) {
-			next = errno == ENOENT ? -ENOENT : -EPERM;
+			/* A symlink or a file on the way: not ours to follow. */
+			next = errno == ELOOP || errno == ENOTDIR ? -EPERM :
+			       -errno;
 			close(fd);
 			return next;
 		}

@@ -48,7 +48,8 @@ int fsp_statedir_rel_ok(const char *rel);
  * The directory holding rel (fsp_statedir_rel_ok) under dirfd, reached
  * one component at a time with O_NOFOLLOW: an fd to close, *last
  * pointing into rel at the final name. -EPERM for a bad rel or a
- * symlink or non-directory on the way; -ENOENT for a missing one.
+ * symlink or non-directory on the way; -ENOENT for a missing one;
+ * other -errno as openat says.
  */
 int fsp_statedir_parent(int dirfd, const char *rel, const char **last);
 /*

@@ -242,7 +242,7 @@ static void unwind_path(const struct replay *r, const struct entry *e,
 	pfd = fsp_statedir_parent(r->dirfd, e->a + strlen(r->rundir) + 1,
 				  &name);
 	if (pfd < 0) {
-		if (pfd != -ENOENT)
+		if (pfd == -EPERM)
 			st->refused++;
 		return;
 	}
