@@ -19,16 +19,24 @@
 #define FSP_JOURNAL_NAME "journal"	/* in a run directory */
 #define FSP_JOURNAL_LOCK "lock"	/* flock held while the run lives */
 
+struct fsp_statedir;
+
 struct fsp_journal {
-	char base[PATH_MAX];
+	char base[PATH_MAX];	/* the state dir's path, as walked */
 	char dir[PATH_MAX];	/* base/RUNID */
 	char id[48];
 	int fd;			/* journal, O_APPEND */
 	int lockfd;
+	int basefd;		/* the state dir, held for the run */
+	int dirfd;		/* the run directory */
 };
 
-/* Create base (0700, root-owned, no symlink) and a new run directory. */
-int fsp_journal_create(struct fsp_journal *j, const char *base);
+/*
+ * A new run directory in the state dir sd (statedir.h, checked and
+ * open), reached only through its fd; the journal keeps its own.
+ */
+int fsp_journal_create_at(struct fsp_journal *j,
+			  const struct fsp_statedir *sd);
 /*
  * Append "kind\ta\tb" in one write(2), not synced (journal.c says why);
  * fields must not contain tab or newline.
@@ -44,8 +52,5 @@ void fsp_journal_leave(struct fsp_journal *j);
 /* Path of a name inside the run directory. */
 int fsp_journal_path(const struct fsp_journal *j, char *buf, size_t len,
 		     const char *name);
-/* base, made 0700 if missing: a root-owned directory, not a symlink, that
- * no one else may write; else -EPERM. */
-int fsp_journal_ensure_base(const char *base);
 
 #endif

@@ -8,6 +8,9 @@
  * if its source is the journal's loop (or dm) device, so a recycled device number
  * or a foreign mount is never touched. System-wide knobs are restored
  * through their registry (knob.h), never over a live run's change.
+ * Run directories, locks and journals are reached through the state
+ * dir's fd, and files a journal names through the run directory's, one
+ * name at a time, never through a symlink (statedir.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -30,6 +33,7 @@
 #include "loop.h"
 #include "mnt.h"
 #include "nullb.h"
+#include "statedir.h"
 #include "task.h"
 #include "trace.h"
 #include "unwind.h"
@@ -55,13 +59,16 @@ static int mounted_from(const char *target, const char *src)
 	return fsp_mountinfo_each(is_wanted, &w) > 0;
 }
 
-/* Is p strictly inside dir (no "..", no escaping through prefixes)? */
+/*
+ * Is p strictly inside dir: dir, '/', then names none of which is
+ * empty, "." or ".." (a string test: unwind_path also walks the names)?
+ */
 static int inside(const char *dir, const char *p)
 {
 	size_t l = strlen(dir);
 
-	return !strncmp(p, dir, l) && p[l] == '/' && p[l + 1] &&
-	       !strstr(p, "/../") && !strstr(p, "/./");
+	return !strncmp(p, dir, l) && p[l] == '/' &&
+	       fsp_statedir_rel_ok(p + l + 1);
 }
 
 /* One journal line, and for a "loop" line its image's identity. */
@@ -73,6 +80,7 @@ struct entry {
 /* What the backwards replay of one journal knows. */
 struct replay {
 	const char *rundir;
+	int dirfd;			/* rundir's */
 	struct entry *e;
 	int nr;
 	const char *restored[64];	/* "knob-restored" paths met so far */
@@ -232,6 +240,39 @@ static void unwind_checkdir(const char *path, const char *id,
 }
 
 /*
+ * A "dir", "image" or "file" entry: inside the run directory, reached
+ * from its fd one name at a time without following a symlink, and
+ * removed with unlinkat (a tree through fds). A journal naming a path
+ * through a symlink, even one inside the run directory, names something
+ * not ours. A path that does not exist was journalled and never made.
+ */
+static void unwind_path(const struct replay *r, const struct entry *e,
+			struct fsp_unwind_stats *st)
+{
+	const char *name;
+	int pfd, ret;
+
+	if (!inside(r->rundir, e->a)) {
+		st->refused++;
+		return;
+	}
+	pfd = fsp_statedir_parent(r->dirfd, e->a + strlen(r->rundir) + 1,
+				  &name);
+	if (pfd < 0) {
+		if (pfd == -EPERM)
+			st->refused++;
+		return;
+	}
+	if (!strcmp(e->kind, "dir"))
+		ret = fsp_statedir_rmtree(pfd, name);
+	else
+		ret = unlinkat(pfd, name, 0) ? -errno : 0;
+	close(pfd);
+	if (!ret)
+		st->files++;
+}
+
+/*
  * Undo one entry. Journals are re-read after a crash, so they are input
  * like any other: a path outside the run's own directory, a loop device
  * bound to a file that is not its image, or a tracefs instance not named
@@ -247,7 +288,7 @@ static void unwind_entry(struct replay *r, const struct entry *e,
 					   strncmp(b, "/dev/dm-", 8))) {
 			st->refused++;
 		} else if (mounted_from(a, *b ? b : NULL)) {
-			if (!umount2(a, MNT_DETACH))
+			if (!umount2(a, MNT_DETACH | UMOUNT_NOFOLLOW))
 				st->mounts++;
 		}
 	} else if (!strcmp(kind, "loop")) {
@@ -283,10 +324,7 @@ static void unwind_entry(struct replay *r, const struct entry *e,
 		unwind_checkdir(a, b, st);
 	} else if (!strcmp(kind, "image") || !strcmp(kind, "file") ||
 		   !strcmp(kind, "dir")) {
-		if (!inside(rundir, a))
-			st->refused++;
-		else if (!strcmp(kind, "dir") ? !fsp_rmtree(a) : !unlink(a))
-			st->files++;
+		unwind_path(r, e, st);
 	}
 }
 
@@ -326,45 +364,65 @@ static int parse_journal(char *text, struct entry *e, int max)
 	return n;
 }
 
-#define JOURNAL_MAX_ENTRIES 4096
+/*
+ * A journal is input (docs/safety.md): read through the run directory's
+ * fd, and never more than this. A run's journal is a few KiB (some 15
+ * lines of at most two paths per profile); one past these limits is
+ * not a run's, and is left alone unread, with the run directory.
+ */
+#define JOURNAL_MAX_BYTES (16u << 20)
+#define JOURNAL_MAX_ENTRIES (1 << 17)
+
+/* Lines in text, if no more than JOURNAL_MAX_ENTRIES; else -EFBIG. */
+static int count_lines(const char *text)
+{
+	int n = 1;
+
+	while ((text = strchr(text, '\n')) && n <= JOURNAL_MAX_ENTRIES) {
+		text++;
+		n++;
+	}
+	return n > JOURNAL_MAX_ENTRIES ? -EFBIG : n;
+}
 
 /*
- * Read and parse the journal file at path: *text holds the strings that
- * *e points into (free both). Returns the number of entries or -errno.
+ * Read and parse the journal of the run directory dirfd: *text holds
+ * the strings that *e points into (free both). Returns the number of
+ * entries or -errno (-EFBIG: over the limits above).
  */
-static int read_journal(const char *path, char **text, struct entry **e)
+static int read_journal(int dirfd, char **text, struct entry **e)
 {
-	int ret = fsp_slurp(path, text, NULL);
+	int ret = fsp_statedir_read(dirfd, FSP_JOURNAL_NAME,
+				    JOURNAL_MAX_BYTES, text);
+	int max;
 
 	if (ret)
 		return ret;
-	*e = calloc(JOURNAL_MAX_ENTRIES, sizeof(**e));
+	max = count_lines(*text);
+	*e = max < 0 ? NULL : calloc(max, sizeof(**e));
 	if (!*e) {
 		free(*text);
-		return -ENOMEM;
+		return max < 0 ? max : -ENOMEM;
 	}
-	return parse_journal(*text, *e, JOURNAL_MAX_ENTRIES);
+	return parse_journal(*text, *e, max);
 }
 
-/* The journal of run j: read_journal of its file. */
+/* The journal of run j: read_journal of its directory. */
 static int read_run_journal(const struct fsp_journal *j, char **text,
 			    struct entry **e)
 {
-	char path[PATH_MAX];
-	int ret = fsp_journal_path(j, path, sizeof(path), FSP_JOURNAL_NAME);
-
-	return ret ? ret : read_journal(path, text, e);
+	return read_journal(j->dirfd, text, e);
 }
 
-/* Replay a journal file backwards. */
-static int unwind_file(const char *rundir, const char *path,
+/* Replay the journal of the run directory dirfd (path rundir) backwards. */
+static int unwind_file(int dirfd, const char *rundir,
 		       struct fsp_unwind_stats *st)
 {
-	struct replay r = { .rundir = rundir };
+	struct replay r = { .rundir = rundir, .dirfd = dirfd };
 	char *text;
 	int i;
 
-	r.nr = read_journal(path, &text, &r.e);
+	r.nr = read_journal(dirfd, &text, &r.e);
 	if (r.nr < 0)
 		return r.nr == -ENOENT ? 0 : r.nr;
 	for (i = r.nr - 1; i >= 0; i--)
@@ -457,23 +515,16 @@ int fsp_journal_kill_servers(const struct fsp_journal *j, const char *dir)
 int fsp_journal_finish(struct fsp_journal *j, struct fsp_unwind_stats *st)
 {
 	struct fsp_unwind_stats dummy;
-	char path[PATH_MAX];
 	int ret;
 
 	if (!st)
 		st = &dummy;
 	memset(st, 0, sizeof(*st));
-	ret = fsp_journal_path(j, path, sizeof(path), FSP_JOURNAL_NAME);
+	ret = unwind_file(j->dirfd, j->dir, st);
+	/* Kept when a server survives, or the journal was not read. */
 	if (!ret)
-		ret = unwind_file(j->dir, path, st);
-	if (j->fd >= 0)
-		close(j->fd);
-	j->fd = -1;
-	if (ret != -EBUSY)
-		fsp_rmtree(j->dir);
-	if (j->lockfd >= 0)
-		close(j->lockfd);
-	j->lockfd = -1;
+		fsp_statedir_rmtree(j->basefd, j->id);
+	fsp_journal_leave(j);
 	return ret;
 }
 
@@ -508,49 +559,59 @@ static int lock_when_dead(int lfd)
 	return 0;
 }
 
+#define RUN_DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+
+/* The lock file of the run directory dfd; -1 if none (never a FIFO's wait). */
+static int open_lock(int dfd)
+{
+	return openat(dfd, FSP_JOURNAL_LOCK, O_RDONLY | O_NOFOLLOW |
+		      O_NONBLOCK | O_CLOEXEC);
+}
+
 /*
  * A '.new-ID' directory is a run directory being made (see
- * fsp_journal_create): it lives for microseconds and holds nothing but
- * the lock. One a minute old belongs to a run killed in between; it is
- * removed if its lock is not held. The age keeps us off a directory
+ * fsp_journal_create_at): it lives for microseconds and holds nothing
+ * but the lock. One a minute old belongs to a run killed in between; it
+ * is removed if its lock is not held. The age keeps us off a directory
  * whose creator has not taken its lock yet.
  */
-static void stale_fresh_dir(const char *base, const char *name,
+static void stale_fresh_dir(int basefd, const char *name,
 			    struct fsp_unwind_stats *st)
 {
-	char dir[PATH_MAX], path[PATH_MAX];
 	struct stat sb;
-	int lfd;
+	int dfd, lfd;
 
-	if (fsp_fmt(dir, sizeof(dir), "%s/%s", base, name) ||
-	    lstat(dir, &sb) || !S_ISDIR(sb.st_mode) ||
-	    time(NULL) - sb.st_mtime < 60 ||
-	    fsp_fmt(path, sizeof(path), "%s/%s", dir, FSP_JOURNAL_LOCK))
+	if (fstatat(basefd, name, &sb, AT_SYMLINK_NOFOLLOW) ||
+	    !S_ISDIR(sb.st_mode) || time(NULL) - sb.st_mtime < 60)
 		return;
-	lfd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	dfd = openat(basefd, name, RUN_DIR_FLAGS);
+	if (dfd < 0)
+		return;
+	lfd = open_lock(dfd);
+	close(dfd);
 	if (lfd >= 0 && !lock_when_dead(lfd)) {
 		close(lfd);
 		return;
 	}
-	if (!fsp_rmtree(dir))
+	if (!fsp_statedir_rmtree(basefd, name))
 		st->files++;
 	if (lfd >= 0)
 		close(lfd);
 }
 
 /*
- * The watchdog's "stuck\tPID/START\tCOMM: STEP" lines of a journal: 1
- * if such a task still lives (the same pid and start time), which then
- * holds what the run made (its mounts, the loop device under them);
- * what says which.
+ * The watchdog's "stuck\tPID/START\tCOMM: STEP" lines of the journal of
+ * run dir (fd dfd): 1 if such a task still lives (the same pid and
+ * start time), which then holds what the run made (its mounts, the loop
+ * device under them); what says which.
  */
-static int stuck_alive(const char *dir, const char *journal, char *what,
-		       size_t len)
+static int stuck_alive(int dfd, const char *dir, char *what, size_t len)
 {
 	char *text, *line, *save;
 	int found = 0;
 
-	if (fsp_slurp(journal, &text, NULL))
+	if (fsp_statedir_read(dfd, FSP_JOURNAL_NAME, JOURNAL_MAX_BYTES,
+			      &text))
 		return 0;
 	for (line = strtok_r(text, "\n", &save); line && !found;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -571,16 +632,33 @@ static int stuck_alive(const char *dir, const char *journal, char *what,
 }
 
 /* A dead run left because a task of it is stuck (stuck_alive). */
-static int left_stuck(const char *dir, struct fsp_unwind_stats *st)
+static int left_stuck(int dfd, const char *dir, struct fsp_unwind_stats *st)
 {
-	char path[PATH_MAX], what[sizeof(st->stuck_what)];
+	char what[sizeof(st->stuck_what)];
 
-	if (fsp_fmt(path, sizeof(path), "%s/%s", dir, FSP_JOURNAL_NAME) ||
-	    !stuck_alive(dir, path, what, sizeof(what)))
+	if (!stuck_alive(dfd, dir, what, sizeof(what)))
 		return 0;
 	if (!st->stuck++)
 		memcpy(st->stuck_what, what, sizeof(what));
 	return 1;
+}
+
+/* A dead run left because its journal was not read (err). */
+static void left_unread(const char *dir, int err, struct fsp_unwind_stats *st)
+{
+	if (st->unread++)
+		return;
+	if (err == -EFBIG)
+		snprintf(st->unread_what, sizeof(st->unread_what),
+			 "%s: journal over %u MiB or %d lines, not a run's; "
+			 "not read", dir, JOURNAL_MAX_BYTES >> 20,
+			 JOURNAL_MAX_ENTRIES);
+	else if (err == -EINVAL)
+		snprintf(st->unread_what, sizeof(st->unread_what),
+			 "%s: journal is not a regular file; not read", dir);
+	else
+		snprintf(st->unread_what, sizeof(st->unread_what),
+			 "%s: journal not read: %s", dir, strerror(-err));
 }
 
 /* The pid in a run's lock file is gone (its workers may linger). */
@@ -597,64 +675,84 @@ static int owner_dead(int lfd)
 	return pid > 0 && kill(pid, 0) && errno == ESRCH;
 }
 
-int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st)
+/*
+ * The run directory name in the state dir, if it is one: not a symlink,
+ * a directory root made and only root may write (else counted not ours).
+ */
+static int open_run(int basefd, const char *name, struct fsp_unwind_stats *st)
+{
+	struct stat sb;
+	int fd = openat(basefd, name, RUN_DIR_FLAGS);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) || sb.st_uid != 0 || (sb.st_mode & 022)) {
+		st->refused++;
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* One run directory of the state dir sd: unwound and removed if dead. */
+static void stale_run(const struct fsp_statedir *sd, const char *name,
+		      struct fsp_unwind_stats *st)
+{
+	char dir[PATH_MAX];
+	int dfd, lfd, ret;
+
+	if (fsp_fmt(dir, sizeof(dir), "%s/%s", sd->path, name))
+		return;
+	dfd = open_run(sd->fd, name, st);
+	if (dfd < 0)
+		return;
+	lfd = open_lock(dfd);
+	if (lfd >= 0 && !lock_when_dead(lfd)) {
+		/* Held by a stuck worker of a dead run, or live. */
+		if (!(owner_dead(lfd) && left_stuck(dfd, dir, st)))
+			st->live++;
+	} else if (!left_stuck(dfd, dir, st)) {
+		ret = unwind_file(dfd, dir, st);
+		if (!ret) {
+			fsp_statedir_rmtree(sd->fd, name);
+			st->runs++;
+		} else if (ret != -EBUSY) {
+			left_unread(dir, ret, st);
+		}
+	}
+	if (lfd >= 0)
+		close(lfd);
+	close(dfd);
+}
+
+int fsp_journal_cleanup_stale_at(const struct fsp_statedir *sd,
+				 struct fsp_unwind_stats *st)
 {
 	struct dirent *de;
 	DIR *d;
-	int ret;
+	int fd, ret;
 
 	memset(st, 0, sizeof(*st));
 	/* System-wide knobs of killed runs, whatever their state dir. */
 	ret = fsp_knob_release_global(NULL);
 	if (ret > 0)
 		st->knobs += ret;
-	d = opendir(base);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	ret = fsp_journal_ensure_base(base);
-	if (ret) {
-		closedir(d);
+	if (sd->fd < 0)
+		return 0;
+	/* A read position of our own: not sd->fd's, as a dup would share. */
+	fd = openat(sd->fd, ".", RUN_DIR_FLAGS);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		ret = -errno;
+		if (fd >= 0)
+			close(fd);
 		return ret;
 	}
 	while ((de = readdir(d))) {
-		char dir[PATH_MAX], path[PATH_MAX];
-		struct stat sb;
-		int lfd;
-
-		if (!strncmp(de->d_name, ".new-", 5)) {
-			stale_fresh_dir(base, de->d_name, st);
-			continue;
-		}
-		if (de->d_name[0] == '.')
-			continue;
-		if (fsp_fmt(dir, sizeof(dir), "%s/%s", base, de->d_name) ||
-		    lstat(dir, &sb) || !S_ISDIR(sb.st_mode))
-			continue;
-		if (fsp_fmt(path, sizeof(path), "%s/%s", dir, FSP_JOURNAL_LOCK))
-			continue;
-		lfd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (lfd >= 0 && !lock_when_dead(lfd)) {
-			/* Held by a stuck worker of a dead run, or live. */
-			if (!(owner_dead(lfd) && left_stuck(dir, st)))
-				st->live++;
-			close(lfd);
-			continue;
-		}
-		if (left_stuck(dir, st)) {
-			if (lfd >= 0)
-				close(lfd);
-			continue;
-		}
-		if (fsp_fmt(path, sizeof(path), "%s/%s", dir, FSP_JOURNAL_NAME) ||
-		    unwind_file(dir, path, st)) {
-			if (lfd >= 0)
-				close(lfd);
-			continue;
-		}
-		fsp_rmtree(dir);
-		st->runs++;
-		if (lfd >= 0)
-			close(lfd);
+		if (!strncmp(de->d_name, ".new-", 5))
+			stale_fresh_dir(sd->fd, de->d_name, st);
+		else if (de->d_name[0] != '.')
+			stale_run(sd, de->d_name, st);
 	}
 	closedir(d);
 	return 0;

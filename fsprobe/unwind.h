@@ -9,6 +9,7 @@
 #define FSP_UNWIND_H
 
 struct fsp_journal;
+struct fsp_statedir;
 
 struct fsp_unwind_stats {
 	int runs;		/* stale runs unwound */
@@ -24,6 +25,8 @@ struct fsp_unwind_stats {
 	int refused;		/* entries not ours on inspection, left alone */
 	int stuck;		/* dead runs left: a task of theirs is stuck */
 	char stuck_what[512];	/* the first such: run, task, step */
+	int unread;		/* dead runs left: journal not read */
+	char unread_what[512];	/* the first such: run, why */
 };
 
 /*
@@ -38,8 +41,13 @@ int fsp_journal_finish(struct fsp_journal *j, struct fsp_unwind_stats *st);
  * number killed, or -errno.
  */
 int fsp_journal_kill_servers(const struct fsp_journal *j, const char *dir);
-/* Unwind every stale (unlocked) run under base. */
-int fsp_journal_cleanup_stale(const char *base, struct fsp_unwind_stats *st);
+/*
+ * Unwind every stale (unlocked) run in the state dir sd (statedir.h),
+ * reaching each run, its lock and journal through fds; sd->fd -1: none,
+ * only the system-wide knobs of killed runs are restored.
+ */
+int fsp_journal_cleanup_stale_at(const struct fsp_statedir *sd,
+				 struct fsp_unwind_stats *st);
 
 /* A system-wide knob as a run's journal tells it (fsp_journal_knobs). */
 struct fsp_knob_change {

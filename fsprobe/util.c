@@ -249,7 +249,7 @@ int fsp_rmtree(const char *path)
 	return ret;
 }
 
-#define RMTREE_DEPTH 16
+#define RMTREE_DEPTH 64
 
 static int empty_dir_fd(int fd, dev_t dev, int depth);
 

@@ -279,9 +279,15 @@ static const struct fsp_envvar envvars[] = {
 	  "Directory of profiles (default: the build tree's, else the "
 	  "installed).\n" },
 	{ "FSPROBE_STATE_DIR", "run state base (default " FSP_STATE_BASE ")",
-	  "Base of run directories (default " FSP_STATE_BASE "); must be a "
-	  "root-owned\n"
-	  "directory not writable by others, and not a symlink.\n" },
+	  "Base of run directories (default " FSP_STATE_BASE "); an absolute "
+	  "path\n"
+	  "with no symlink in it, every directory on it root-owned and not "
+	  "writable\n"
+	  "by group or others (above the base, a sticky one such as /tmp "
+	  "is fine).\n"
+	  "\\fBrun\\fR and \\fBcleanup\\fR refuse any other with exit "
+	  "status 2,\n"
+	  "naming the directory at fault.\n" },
 	{ "FSPROBE_PAYLOAD_DIR", "directory of the payload binaries",
 	  "Where the payload binaries are (default: the build tree's, else\n"
 	  "pkglibexecdir).\n" },

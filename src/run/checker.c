@@ -26,6 +26,8 @@
 #include "progress.h"
 #include "report.h"
 #include "scheduler.h"
+#include "statebase.h"
+#include "statedir.h"
 #include "task.h"
 #include "unwind.h"
 #include "util.h"
@@ -278,23 +280,20 @@ static int run_worker(struct check *k, struct fsp_res_profile *out)
 /* The run directory and journal (as root), stale runs' first. */
 static int check_journal(struct check *k, const char *base)
 {
-	struct fsp_unwind_stats st;
+	struct fsp_statedir sd;
 	int ret;
 
 	if (!base)
 		return 0;
-	if (!fsp_journal_cleanup_stale(base, &st) && st.runs)
-		fsp_warn("removed what %d killed run(s) left: %d loop, "
-			 "%d dm, %d knob, %d FUSE server(s), %d file(s)",
-			 st.runs, st.loops, st.dms, st.knobs, st.servers,
-			 st.files);
-	ret = fsp_journal_create(&k->j, base);
-	if (ret) {
-		fsp_warn("cannot create run state under %s: %s", base,
-			 ret == -EPERM ? "not a root-owned 0700 directory" :
-			 strerror(-ret));
+	if (fsp_statebase_open(&sd, base))
 		return FSP_EXIT_USAGE;
-	}
+	ret = fsp_journal_create_at(&k->j, &sd);
+	if (ret)
+		fsp_warn("cannot create run state under %s: %s", sd.path,
+			 strerror(-ret));
+	fsp_statedir_close(&sd);
+	if (ret)
+		return FSP_EXIT_USAGE;
 	k->jp = &k->j;
 	return 0;
 }

@@ -25,6 +25,8 @@
 #include "report.h"
 #include "scheduler.h"
 #include "slots.h"
+#include "statebase.h"
+#include "statedir.h"
 #include "unwind.h"
 #include "task.h"
 #include "util.h"
@@ -428,18 +430,19 @@ static void block_sigchld(struct run *r)
 	sigprocmask(SIG_BLOCK, &set, &r->old_mask);
 }
 
-/* The journal, the signal handlers, the state arrays; 0 or exit code. */
-static int run_start(struct run *r)
+/*
+ * The state dir, checked and held (statedir.h); a crashed predecessor's
+ * leftovers in it unwound (never a live run's); then our run directory
+ * in it. 0 or -errno, said.
+ */
+static int open_state(struct run *r)
 {
-	struct fsp_unwind_stats st;
+	struct fsp_statedir sd;
 	int ret;
 
-	/* A crashed predecessor's leftovers go first (never a live run's). */
-	if (!fsp_journal_cleanup_stale(r->so->base, &st) && st.runs)
-		fsp_warn("removed what %d killed run(s) left: %d loop, "
-			 "%d dm, %d knob, %d FUSE server(s), %d file(s)",
-			 st.runs, st.loops, st.dms, st.knobs, st.servers,
-			 st.files);
+	ret = fsp_statebase_open(&sd, r->so->base);
+	if (ret)
+		return ret;
 	/*
 	 * From before the run directory exists: a signal in the window up
 	 * to the first fork would otherwise kill us with the directory
@@ -447,14 +450,21 @@ static int run_start(struct run *r)
 	 * worker starts, and the journal is unwound as usual.
 	 */
 	fsp_set_signals(on_signal);
-	ret = fsp_journal_create(&r->j, r->so->base);
+	ret = fsp_journal_create_at(&r->j, &sd);
 	if (ret) {
 		fsp_set_signals(SIG_DFL);
-		fsp_warn("cannot create run state under %s: %s",
-			 r->so->base, ret == -EPERM ?
-			 "not a root-owned 0700 directory" : strerror(-ret));
-		return FSP_EXIT_USAGE;
+		fsp_warn("cannot create run state under %s: %s", sd.path,
+			 strerror(-ret));
 	}
+	fsp_statedir_close(&sd);
+	return ret;
+}
+
+/* The journal, the signal handlers, the state arrays; 0 or exit code. */
+static int run_start(struct run *r)
+{
+	if (open_state(r))
+		return FSP_EXIT_USAGE;
 	r->results = calloc(r->nr, sizeof(*r->results));
 	r->status = calloc(r->nr, sizeof(*r->status));
 	r->pids = calloc(r->nr, sizeof(*r->pids));
