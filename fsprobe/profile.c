@@ -477,14 +477,29 @@ fail:
 	return ret;
 }
 
+/* What reading a named input file says when it is refused. */
+int fsp_profile_load_error(int ret, size_t max, struct fsp_profile_error *err)
+{
+	int mib = max >= (1u << 20);
+
+	if (ret == -FSP_ENOTREG)
+		return fsp_profile_err(err, 0, "not a regular file: name one "
+				       "(a FIFO, device or directory is never "
+				       "read)");
+	if (ret == -EFBIG)
+		return fsp_profile_err(err, 0, "larger than %zu %s: too large "
+				       "to be read", max >> (mib ? 20 : 10),
+				       mib ? "MiB" : "KiB");
+	return ret;
+}
+
 int fsp_profile_load(const char *path, struct fsp_profile *p,
 		     struct fsp_profile_error *err)
 {
 	char name[64], *text = NULL;
 	const char *base = strrchr(path, '/');
 	size_t len, blen;
-	struct stat st;
-	int fd, ret;
+	int ret;
 
 	memset(err, 0, sizeof(*err));
 	base = base ? base + 1 : path;
@@ -496,22 +511,9 @@ int fsp_profile_load(const char *path, struct fsp_profile *p,
 	memcpy(name, base, blen);
 	name[blen] = '\0';
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return fsp_profile_err(err, 0, "not a regular file");
-	}
-	if (st.st_size > FSP_PROFILE_FILE_MAX) {
-		close(fd);
-		return fsp_profile_err(err, 0, "profile larger than %d bytes",
-			    FSP_PROFILE_FILE_MAX);
-	}
-	ret = fsp_slurp_fd(fd, &text, &len);
-	close(fd);
+	ret = fsp_slurp_regular(path, FSP_PROFILE_FILE_MAX, &text, &len);
 	if (ret)
-		return ret;
+		return fsp_profile_load_error(ret, FSP_PROFILE_FILE_MAX, err);
 	ret = fsp_profile_parse_text(name, text, len, p, err);
 	free(text);
 	if (!ret)

@@ -24,6 +24,9 @@
 #include "profile.h"
 #include "util.h"
 
+/* A local.config is a page of shell; /dev/zero must not fill memory. */
+#define FSTESTS_FILE_MAX	(16u << 20)
+
 struct fst_vars {
 	char fstyp[32], mkfs[512], mount[256];
 	int has_fstyp, found, header_line, headers;
@@ -230,16 +233,12 @@ int fsp_profile_load_fstests(const char *path, const char *section,
 {
 	char *text = NULL;
 	size_t len;
-	int fd, ret;
+	int ret;
 
 	memset(err, 0, sizeof(*err));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = fsp_slurp_fd(fd, &text, &len);
-	close(fd);
+	ret = fsp_slurp_regular(path, FSTESTS_FILE_MAX, &text, &len);
 	if (ret)
-		return ret;
+		return fsp_profile_load_error(ret, FSTESTS_FILE_MAX, err);
 	ret = fsp_profile_parse_fstests(path, text, len, section, p, err);
 	free(text);
 	return ret;

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ctype.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,7 +57,45 @@ ssize_t fsp_read_text(const char *path, char *buf, size_t len)
 	return n;
 }
 
-int fsp_slurp_fd(int fd, char **out, size_t *outlen)
+/* Regular, and the inode stat saw: a FIFO swapped in meanwhile is not. */
+static int check_regular(int fd, const struct stat *seen)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_dev != seen->st_dev ||
+	    st.st_ino != seen->st_ino)
+		return -FSP_ENOTREG;
+	return 0;
+}
+
+int fsp_open_regular(const char *path, int *fd)
+{
+	struct stat st;
+	int f, ret;
+
+	*fd = -1;
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -FSP_ENOTREG;
+	/* O_NONBLOCK: a FIFO put there since stat must not hang the open. */
+	f = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (f < 0)
+		return -errno;
+	ret = check_regular(f, &st);
+	if (!ret && fcntl(f, F_SETFL, 0))
+		ret = -errno;
+	if (ret) {
+		close(f);
+		return ret;
+	}
+	*fd = f;
+	return 0;
+}
+
+int fsp_slurp_fd_max(int fd, size_t max, char **out, size_t *outlen)
 {
 	size_t cap = 8192, len = 0, want;
 	char *buf = malloc(cap), *nbuf;
@@ -73,13 +113,20 @@ int fsp_slurp_fd(int fd, char **out, size_t *outlen)
 			buf = nbuf;
 			cap *= 2;
 		}
+		/* One byte past max tells a file of max bytes from a larger. */
 		want = cap - len - 1;
+		if (want > max + 1 - len)
+			want = max + 1 - len;
 		n = read_full(fd, buf + len, want);
 		if (n < 0) {
 			free(buf);
 			return n;
 		}
 		len += n;
+		if (len > max) {
+			free(buf);
+			return -EFBIG;
+		}
 		if ((size_t)n < want)
 			break;	/* end of file */
 	}
@@ -88,6 +135,23 @@ int fsp_slurp_fd(int fd, char **out, size_t *outlen)
 	if (outlen)
 		*outlen = len;
 	return 0;
+}
+
+int fsp_slurp_regular(const char *path, size_t max, char **out,
+		      size_t *outlen)
+{
+	int fd, ret = fsp_open_regular(path, &fd);
+
+	if (ret)
+		return ret;
+	ret = fsp_slurp_fd_max(fd, max, out, outlen);
+	close(fd);
+	return ret;
+}
+
+int fsp_slurp_fd(int fd, char **out, size_t *outlen)
+{
+	return fsp_slurp_fd_max(fd, SSIZE_MAX, out, outlen);
 }
 
 int fsp_slurp(const char *path, char **out, size_t *outlen)

@@ -17,6 +17,18 @@ ssize_t fsp_read_text(const char *path, char *buf, size_t len);
 /* Read a whole (proc/sys) file into a malloc'd NUL-terminated buffer. */
 int fsp_slurp(const char *path, char **out, size_t *outlen);
 int fsp_slurp_fd(int fd, char **out, size_t *outlen);
+/*
+ * Input files a user names (profiles, fstests configs, result
+ * documents): a FIFO, a device or a directory is refused before any
+ * open that could block or act (-FSP_ENOTREG), and nothing past max
+ * bytes is read (-EFBIG). A regular file opened after the check (it may
+ * be swapped in between) is checked again on the fd.
+ */
+#define FSP_ENOTREG	EBADFD
+int fsp_open_regular(const char *path, int *fd);
+int fsp_slurp_fd_max(int fd, size_t max, char **out, size_t *outlen);
+int fsp_slurp_regular(const char *path, size_t max, char **out,
+		      size_t *outlen);
 /* Write buf to an existing file (sysfs/proc knob style, no O_CREAT). */
 int fsp_write_text(const char *path, const char *buf);
 /*
