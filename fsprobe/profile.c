@@ -136,6 +136,25 @@ static int check_safe_word(const char *w, struct fsp_profile_error *err,
 	return 0;
 }
 
+/*
+ * A command acts only inside the run directory: it names its files by
+ * {image}, {src}, {dev} or {mnt}. Any other path in an argument, or a
+ * `..`, would reach whatever is at that name outside it (`truncate -s 0
+ * dev/fakedisk` from the cwd). The program itself may be an absolute
+ * path (a test's own server), never one relative to the cwd.
+ */
+static int check_confined(const char *w, int first,
+			  struct fsp_profile_error *err, int line)
+{
+	int path = !!strchr(w, '/');
+
+	if (!strstr(w, "..") && (!path || (first && w[0] == '/')))
+		return 0;
+	return fsp_profile_err(err, line, "'%.64s' is a path: profile "
+			       "commands act only in the run directory; name "
+			       "files as {image}, {src}, {dev} or {mnt}", w);
+}
+
 /* A command's word list (mkfs, server), no word naming a device. */
 static int safe_words(char *v, char **words, int *nr,
 		      struct fsp_profile_error *err, int line)
@@ -143,8 +162,11 @@ static int safe_words(char *v, char **words, int *nr,
 	int i, ret;
 
 	ret = split_words(v, words, FSP_PROFILE_MAX_ARGS, nr, err, line);
-	for (i = 0; !ret && i < *nr; i++)
+	for (i = 0; !ret && i < *nr; i++) {
 		ret = check_safe_word(words[i], err, line);
+		if (!ret)
+			ret = check_confined(words[i], !i, err, line);
+	}
 	return ret;
 }
 
@@ -263,11 +285,100 @@ static int has_fixed_files(const char *fs)
 	return !strcmp(fs, "zonefs");
 }
 
-static int set_key(struct fsp_profile *p, enum key_id k, char *v,
-		   struct fsp_profile_error *err, int line)
+/*
+ * Options libmount acts on itself by making a loop device over the
+ * source: one fsprobe never journalled, so no cleanup would find it.
+ */
+static const char *const loop_options[] = {
+	"loop", "offset", "sizelimit", "encryption",
+};
+
+/* A loop-making option among the comma-separated ones, by its name. */
+static int check_loop_options(const char *v, struct fsp_profile_error *err,
+			      int line)
+{
+	const char *o = v;
+	size_t i, n;
+
+	for (; *o; o += n + (o[n] == ',')) {
+		n = strcspn(o, ",");
+		for (i = 0; i < FSP_ARRAY_SIZE(loop_options); i++) {
+			size_t l = strlen(loop_options[i]);
+
+			if (n < l || strncmp(o, loop_options[i], l) ||
+			    (n > l && o[l] != '='))
+				continue;
+			return fsp_profile_err(err, line, "mount option '%s' "
+					       "is not allowed: it makes libmount "
+					       "set up a loop device, and fsprobe "
+					       "attaches its own", loop_options[i]);
+		}
+	}
+	return 0;
+}
+
+static int parse_mount_options(struct fsp_profile *p, const char *v,
+			       struct fsp_profile_error *err, int line)
 {
 	int i, ret;
 
+	if (strlen(v) >= sizeof(p->mount_options))
+		return fsp_profile_err(err, line, "mount_options too long");
+	for (i = 0; v[i]; i++)
+		if (isspace((unsigned char)v[i]))
+			return fsp_profile_err(err, line,
+				    "mount_options must not contain blanks");
+	ret = check_safe_word(v, err, line);
+	if (!ret)
+		ret = check_loop_options(v, err, line);
+	if (!ret)
+		strcpy(p->mount_options, v);
+	return ret;
+}
+
+/* A tool's name or a --help word: no path, nothing a shell would see. */
+static int plain_name(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || s[0] == '.' || s[0] == '-')
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("._+-", s[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * requires = CONFIG_X, TOOL or TOOL:WORD. A tool is a name, looked up
+ * on a fixed root-owned PATH when a run checks it (runner.c), never a
+ * path the profile chose: that would be a program the profile's author
+ * has root run.
+ */
+static int parse_requires(struct fsp_profile *p, char *v,
+			  struct fsp_profile_error *err, int line)
+{
+	int i, ret;
+
+	ret = split_words(v, p->requires, FSP_PROFILE_MAX_REQS,
+			  &p->nr_requires, err, line);
+	for (i = 0; !ret && i < p->nr_requires; i++) {
+		const char *r = p->requires[i], *c = strchr(r, ':');
+		size_t n = c ? (size_t)(c - r) : strlen(r);
+
+		if (!plain_name(r, n) ||
+		    (c && !plain_name(c + 1, strlen(c + 1))))
+			ret = fsp_profile_err(err, line, "requires '%.64s': "
+				"name a tool (TOOL or TOOL:WORD), not a path; "
+				"tools are looked up in %s", r,
+				FSP_PROFILE_TOOL_PATH);
+	}
+	return ret;
+}
+
+static int set_key(struct fsp_profile *p, enum key_id k, char *v,
+		   struct fsp_profile_error *err, int line)
+{
 	switch (k) {
 	case K_FS:
 	case K_LOWER:
@@ -279,27 +390,11 @@ static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 	case K_SERVER:
 		return safe_words(v, p->server, &p->nr_server, err, line);
 	case K_MOUNT:
-		if (strlen(v) >= sizeof(p->mount_options))
-			return fsp_profile_err(err, line, "mount_options too long");
-		for (i = 0; v[i]; i++)
-			if (isspace((unsigned char)v[i]))
-				return fsp_profile_err(err, line,
-					    "mount_options must not contain blanks");
-		ret = check_safe_word(v, err, line);
-		if (ret)
-			return ret;
-		if (strstr(v, "loop") && (!strncmp(v, "loop", 4) ||
-					  strstr(v, ",loop")))
-			return fsp_profile_err(err, line,
-				    "mount option 'loop' is not allowed: "
-				    "fsprobe attaches its own loop device");
-		strcpy(p->mount_options, v);
-		return 0;
+		return parse_mount_options(p, v, err, line);
 	case K_SIZE:
 		return parse_size(v, &p->size_mb, err, line);
 	case K_REQ:
-		return split_words(v, p->requires, FSP_PROFILE_MAX_REQS,
-				   &p->nr_requires, err, line);
+		return parse_requires(p, v, err, line);
 	case K_MATRIX:
 		/* extended: a variant the default run leaves out. */
 		if (strcmp(v, "default") && strcmp(v, "extended"))

@@ -112,6 +112,39 @@ static const struct bad bad[] = {
 	  "device = null_blk-zoned\n", 0, "for a block filesystem" },
 	{ "fs = zonefs\nmkfs = mkzonefs\ndevice = \"null_blk-zoned\"\n", 3,
 	  "device '\"null_blk-zoned\"'" },
+	/* requires names tools, never paths a profile chose (issue 30). */
+	{ "fs = ext4\nrequires = /tmp/x/prog:word\n", 2,
+	  "requires '/tmp/x/prog:word': name a tool (TOOL or TOOL:WORD), "
+	  "not a path" },
+	{ "fs = ext4\nrequires = ./prog\n", 2, "not a path" },
+	{ "fs = ext4\nrequires = bin/prog:x\n", 2, "not a path" },
+	{ "fs = ext4\nrequires = prog:../x\n", 2, "not a path" },
+	{ "fs = ext4\nrequires = prog:\n", 2, "not a path" },
+	/* Commands act in the run directory only: no paths, no `..`. */
+	{ "fs = ext4\nmkfs = truncate -s 0 dev/fakedisk\n", 2,
+	  "'dev/fakedisk' is a path: profile commands act only in the run "
+	  "directory" },
+	{ "fs = ext4\nmkfs = mkfs.ext4 -F ../img\n", 2, "is a path" },
+	{ "fs = ext4\nmkfs = mkfs.ext4 -d ..\n", 2, "'..' is a path" },
+	{ "fs = ext4\nmkfs = mkfs.ext4 -d /etc\n", 2, "'/etc' is a path" },
+	{ "fs = ext4\nmkfs = ./mkfs.ext4\n", 2, "'./mkfs.ext4' is a path" },
+	{ "fs = ext4\nmkfs = bin/mkfs.ext4\n", 2, "is a path" },
+	{ "fs = ext4\nmkfs = mkfs.ext4 -E root_owner=0:0,x=a/b\n", 2,
+	  "is a path" },
+	{ "fs = fuse.x\nmkfs = m {image}\nserver = s -f {mnt} -o ../l\n", 3,
+	  "is a path" },
+	/* Mount options with which libmount makes a loop device itself. */
+	{ "fs = ext4\nmount_options = offset=0\n", 2,
+	  "mount option 'offset' is not allowed: it makes libmount set up a "
+	  "loop device" },
+	{ "fs = ext4\nmount_options = noatime,loop=/x\n", 2,
+	  "'loop' is not allowed" },
+	{ "fs = ext4\nmount_options = ro,sizelimit=4096\n", 2,
+	  "'sizelimit' is not allowed" },
+	{ "fs = ext4\nmount_options = encryption=aes\n", 2,
+	  "'encryption' is not allowed" },
+	{ "fs = ext4\nmount_options = noatime,loop\n", 2,
+	  "'loop' is not allowed" },
 	/* And a leak: words before a bad one were not freed (LSan). */
 	{ "fs = ext4\nmkfs = mkfs.ext4 -F \"-q\n", 2, "unterminated quote" },
 };
@@ -140,6 +173,18 @@ static void test_good(void)
 	TAP_EQ_LONG(p.size_mb, 300, "size");
 	TAP_EQ_LONG(p.nr_requires, 2, "requires count");
 	TAP_EQ_STR(p.description, "A test profile", "description");
+	fsp_profile_free(&p);
+
+	/* A program by absolute path, tool:word names, options near loop. */
+	text = "fs = fuse.x\nmkfs = m -O ^a,b=c {image}\n"
+	       "server = /usr/lib/x/srv -f {mnt}\n"
+	       "requires = mkfs.erofs:lzma fuse2fs CONFIG_FUSE_FS\n";
+	ret = fsp_profile_parse_text("t", text, strlen(text), &p, &err);
+	TAP_EQ_LONG(ret, 0, "absolute server, TOOL:WORD requires: parses");
+	fsp_profile_free(&p);
+	text = "fs = ext4\nmount_options = noloopx,x-offset=1,nosizelimit\n";
+	ret = fsp_profile_parse_text("t", text, strlen(text), &p, &err);
+	TAP_EQ_LONG(ret, 0, "options merely spelt like loop ones: parse");
 	fsp_profile_free(&p);
 }
 
