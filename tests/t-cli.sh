@@ -69,6 +69,18 @@ FSPROBE_PROFILE_DIR="$T/dir" "$F" list > /dev/null 2> "$T/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "x.conf:2: unknown key 'bogus'" "$T/err"
 ok $? "malformed profile in FSPROBE_PROFILE_DIR named (rc $rc)"
 
+# A newline in an fstests config's name adds no profile key: refused,
+# one line with the name shown printable, exit 2.
+nl='
+'
+printf '[a]\nFSTYP=ext4\n' > "$T/c${nl}requires = injected${nl}#"
+"$F" list -p "fstests:$T/c${nl}requires = injected${nl}#" > "$T/out" \
+	2> "$T/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l < "$T/err")" -eq 2 ] &&
+	grep -q "c?requires = injected?#: the config's file name has a control character" "$T/err" &&
+	! grep -q injected "$T/out"
+ok $? "fstests config named with a newline: refused in one line (rc $rc)"
+
 "$F" list > "$T/list"; ok $? "list exits 0"
 grep -q '^  xfs-default ' "$T/list"; ok $? "list shows xfs-default"
 grep -q '^  fault-pmd ' "$T/list"; ok $? "list shows the fault-pmd probe"

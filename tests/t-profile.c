@@ -610,6 +610,46 @@ static void test_fstests(const char *datadir)
 	TAP_EQ_LONG(ret, -ENOENT, "missing local.config is -ENOENT");
 }
 
+/*
+ * A config's file or section name is never profile text: a newline in
+ * it could add keys (`requires`, `mkfs`) to the profile made of it.
+ */
+static void test_fstests_names(void)
+{
+	static const char *const files[] = {
+		"x\nrequires = evil\n#", "x\rok", "x\x7f",
+	};
+	const char *text = "[a]\nFSTYP=ext4\n";
+	struct fsp_profile_error err;
+	struct fsp_profile p;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(files); i++) {
+		ret = fsp_profile_parse_fstests(files[i], text, strlen(text),
+						"a", &p, &err);
+		tap_ok(ret == -EINVAL && p.nr_requires == 0 &&
+		       strstr(err.msg, "file name has a control character"),
+		       "fstests file name %zu with a control character: "
+		       "refused (%d: %s)", i, ret, err.msg);
+		if (!ret)
+			fsp_profile_free(&p);
+	}
+	ret = fsp_profile_parse_fstests("t", text, strlen(text),
+					"a\nrequires = evil", &p, &err);
+	tap_ok(ret == -EINVAL && strstr(err.msg, "section name has a control"),
+	       "fstests section name with a newline: refused (%s)", err.msg);
+	if (!ret)
+		fsp_profile_free(&p);
+	ret = fsp_profile_parse_fstests("dir/my config", text, strlen(text),
+					"a", &p, &err);
+	tap_ok(!ret && strstr(p.description, "fstests dir/my config [a]"),
+	       "a printable name is kept in the description (%s)",
+	       ret ? err.msg : p.description);
+	if (!ret)
+		fsp_profile_free(&p);
+}
+
 int main(void)
 {
 	const char *src = getenv("srcdir") ? getenv("srcdir") : ".";
@@ -628,5 +668,6 @@ int main(void)
 	test_shipped(dir);
 	test_file_errors(data);
 	test_fstests(data);
+	test_fstests_names();
 	return tap_done();
 }
