@@ -52,6 +52,35 @@ int fsp_proc_find(const char *name, char *path, size_t len)
 	return -ENOENT;
 }
 
+/* Root's, not writable by group or others: what root may run. */
+static int root_only(const char *path, int dir)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return 0;
+	return st.st_uid == 0 && !(st.st_mode & 022) &&
+	       (dir ? S_ISDIR(st.st_mode) :
+		S_ISREG(st.st_mode) && (st.st_mode & 0111));
+}
+
+int fsp_proc_find_root(const char *name, char *path, size_t len)
+{
+	char dirs[] = FSP_PROC_ROOT_PATH, *dir, *save;
+
+	if (!*name || strchr(name, '/'))
+		return -EINVAL;
+	for (dir = strtok_r(dirs, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save)) {
+		if (!root_only(dir, 1) ||
+		    fsp_fmt(path, len, "%s/%s", dir, name))
+			continue;
+		if (root_only(path, 0))
+			return 0;
+	}
+	return -ENOENT;
+}
+
 /*
  * What a child executes: path, or fd itself (execveat) if fd >= 0; pass,
  * if >= 0, is handed to it as FSP_PROC_PASS_FD.

@@ -20,6 +20,14 @@
  * with a '/' is taken as it is if it is executable. 0 or -errno.
  */
 int fsp_proc_find(const char *name, char *path, size_t len);
+/*
+ * Find a tool named by a profile (`requires`) on a fixed path, whatever
+ * PATH says: a name without '/', in a root-owned directory not writable
+ * by others, a root-owned file not writable by others. 0 or -errno:
+ * -EINVAL for a name with a '/', -ENOENT when none qualifies.
+ */
+#define FSP_PROC_ROOT_PATH	"/usr/sbin:/usr/bin:/sbin:/bin"
+int fsp_proc_find_root(const char *name, char *path, size_t len);
 
 /*
  * Start path with argv and envp (NULL: ours), stdin, stdout and stderr

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fsattr.h"
+#include "proc.h"
 #include "profile.h"
 #include "util.h"
 
@@ -351,7 +352,7 @@ static int plain_name(const char *s, size_t n)
 
 /*
  * requires = CONFIG_X, TOOL or TOOL:WORD. A tool is a name, looked up
- * on a fixed root-owned PATH when a run checks it (runner.c), never a
+ * on a fixed root-owned path when a run checks it (runner.c), never a
  * path the profile chose: that would be a program the profile's author
  * has root run.
  */
@@ -371,7 +372,7 @@ static int parse_requires(struct fsp_profile *p, char *v,
 			ret = fsp_profile_err(err, line, "requires '%.64s': "
 				"name a tool (TOOL or TOOL:WORD), not a path; "
 				"tools are looked up in %s", r,
-				FSP_PROFILE_TOOL_PATH);
+				FSP_PROC_ROOT_PATH);
 	}
 	return ret;
 }

@@ -14,8 +14,6 @@
 #define FSP_PROFILE_MAX_ARGS	32
 #define FSP_PROFILE_MAX_REQS	8
 #define FSP_PROFILE_LINE_MAX	1024
-/* Where a `requires` tool is looked up: root's, whatever PATH says. */
-#define FSP_PROFILE_TOOL_PATH	"/usr/sbin:/usr/bin:/sbin:/bin"
 
 /*
  * What a profile's fs is to the runner, decided once by the parser from
