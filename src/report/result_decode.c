@@ -614,11 +614,17 @@ static int decode_doc(struct dec *d, struct json_object *o,
 	if (!ret)
 		ret = decode_vm(d, o, doc);
 	n = ret ? 0 : json_object_array_length(profs);
+	/*
+	 * Sized once: grown one by one (fsp_res_add_profile), a document of
+	 * 1M profiles spent a minute in realloc's mremap.
+	 */
+	if (n && !(doc->profiles = calloc(n + 1, sizeof(*doc->profiles))))
+		return -ENOMEM;
 	for (i = 0; !ret && i < n; i++) {
-		struct fsp_res_profile *p = fsp_res_add_profile(doc);
+		struct fsp_res_profile *p = &doc->profiles[i];
 
-		if (!p)
-			return -ENOMEM;
+		fsp_res_profile_init(p);
+		doc->nr_profiles++;
 		d->where = "";
 		ret = decode_profile(d, json_object_array_get_idx(profs, i),
 				     i, p);
