@@ -93,5 +93,12 @@ int fsp_proc_run(char *const argv[], int in, int out, int timeout_s,
  */
 int fsp_proc_run_fd(int exec_fd, int pass_fd, char *const argv[], int in,
 		    int out, int timeout_s, struct fsp_proc *p);
+/*
+ * fsp_proc_run with the child's working directory dirfd (-1: ours): a
+ * profile's mkfs runs in its own run directory, so that a name it is
+ * given reaches nothing outside it.
+ */
+int fsp_proc_run_at(int dirfd, char *const argv[], int in, int out,
+		    int timeout_s, struct fsp_proc *p);
 
 #endif

@@ -151,6 +151,31 @@ static void find_root_checks(void)
 	rmdir(dir);
 }
 
+/* fsp_proc_run_at: the child's cwd is the directory given, ours stays. */
+static void run_at_checks(void)
+{
+	char *const pwd[] = { "/bin/sh", "-c", "pwd -P", NULL };
+	char *const none[] = { "/bin/true", NULL };
+	char cwd[4096], before[4096];
+	struct fsp_proc p;
+	int dfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret;
+
+	if (!getcwd(before, sizeof(before)) || dfd < 0)
+		return;
+	ret = fsp_proc_run_at(dfd, pwd, -1, FSP_PROC_CAPTURE, 10, &p);
+	tap_ok(!ret && p.status == 0 && p.out && !strcmp(p.out, "/\n"),
+	       "run_at /: the child runs in /");
+	free(p.out);
+	tap_ok(getcwd(cwd, sizeof(cwd)) && !strcmp(cwd, before),
+	       "run_at: our own cwd unchanged");
+	close(dfd);
+	dfd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	ret = fsp_proc_run_at(dfd, none, -1, -1, 10, &p);
+	tap_ok(!ret && p.status == 127 && strstr(p.tail, "Not a directory"),
+	       "run_at a file: not run, exit 127, why (%s)", p.tail);
+	close(dfd);
+}
+
 int main(void)
 {
 	char *const echo[] = { "/bin/echo", "spawned", NULL };
@@ -178,6 +203,7 @@ int main(void)
 
 	run_checks();
 	find_root_checks();
+	run_at_checks();
 
 	/* A middle process spawns sleep, tells us its pid, and is killed. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
