@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -164,6 +165,30 @@ int fsp_slurp(const char *path, char **out, size_t *outlen)
 	ret = fsp_slurp_fd(fd, out, outlen);
 	close(fd);
 	return ret;
+}
+
+int fsp_free_bytes(const char *path, unsigned long long *bytes)
+{
+	char buf[4096], *slash;
+	struct statvfs sv;
+	int err;
+
+	if (fsp_strcpy(buf, sizeof(buf), path))
+		return -ENAMETOOLONG;
+	while (statvfs(buf, &sv)) {
+		err = errno;
+		if (err != ENOENT || !strcmp(buf, ".") || !strcmp(buf, "/"))
+			return -err;
+		slash = strrchr(buf, '/');
+		if (!slash)
+			strcpy(buf, ".");
+		else if (slash == buf)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	*bytes = (unsigned long long)sv.f_bavail * sv.f_frsize;
+	return 0;
 }
 
 /* write(2), or pwrite(2) at off if at, until all of len is written. */

@@ -54,6 +54,12 @@ int fsp_fmt(char *dst, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Monotonic clock in milliseconds. */
 long long fsp_now_ms(void);
+/*
+ * Bytes an unprivileged writer could still put on path's filesystem
+ * (statvfs f_bavail), or on its nearest existing ancestor's when path
+ * is not made yet.
+ */
+int fsp_free_bytes(const char *path, unsigned long long *bytes);
 /* Remove a directory tree we created (no symlink following). */
 int fsp_rmtree(const char *path);
 /* Levenshtein distance, for "did you mean" lists. */

@@ -428,6 +428,26 @@ static void block_sigchld(struct run *r)
 	sigprocmask(SIG_BLOCK, &set, &r->old_mask);
 }
 
+/*
+ * A run's images are sparse files in the state directory, and mkfs and
+ * the case files fill some of each: below this, a run would only end in
+ * workers that cannot write their results ("exited 5 without a result").
+ */
+#define STATE_MIN_FREE	(64ULL << 20)
+
+/* Refuse, before anything is made there, a state dir with no room. */
+static int state_room(const char *base)
+{
+	unsigned long long free_b;
+
+	if (fsp_free_bytes(base, &free_b) || free_b >= STATE_MIN_FREE)
+		return 0;	/* unreadable: journal creation will say why */
+	fsp_warn("state directory %s: %s (%llu KiB free, a run needs %llu "
+		 "MiB): free some or set FSPROBE_STATE_DIR", base,
+		 strerror(ENOSPC), free_b >> 10, STATE_MIN_FREE >> 20);
+	return FSP_EXIT_USAGE;
+}
+
 /* The journal, the signal handlers, the state arrays; 0 or exit code. */
 static int run_start(struct run *r)
 {
@@ -446,6 +466,9 @@ static int run_start(struct run *r)
 	 * left behind. One that arrives now stops the run before any
 	 * worker starts, and the journal is unwound as usual.
 	 */
+	ret = state_room(r->so->base);
+	if (ret)
+		return ret;
 	fsp_set_signals(on_signal);
 	ret = fsp_journal_create(&r->j, r->so->base);
 	if (ret) {
