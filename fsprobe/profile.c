@@ -138,22 +138,23 @@ static int check_safe_word(const char *w, struct fsp_profile_error *err,
 }
 
 /*
- * A command acts only inside the run directory: it names its files by
- * {image}, {src}, {dev} or {mnt}. Any other path in an argument, or a
- * `..`, would reach whatever is at that name outside it (`truncate -s 0
- * dev/fakedisk` from the cwd). The program itself may be an absolute
- * path (a test's own server), never one relative to the cwd.
+ * A command acts only inside the run directory, its cwd: it names its
+ * files by {image}, {src}, {dev} or {mnt}, or by absolute path (a file
+ * root chose, as r-hang's FUSE file). A relative path with a '/', in a
+ * word or in an option's value (`x=a/b`), or a `..`, would reach a file
+ * outside it by where fsprobe was started (`truncate -s 0 dev/fakedisk`).
  */
-static int check_confined(const char *w, int first,
-			  struct fsp_profile_error *err, int line)
+static int check_confined(const char *w, struct fsp_profile_error *err,
+			  int line)
 {
-	int path = !!strchr(w, '/');
+	const char *v = strrchr(w, '=') ? strrchr(w, '=') + 1 : w;
 
-	if (!strstr(w, "..") && (!path || (first && w[0] == '/')))
+	if (!strstr(w, "..") && (!strchr(v, '/') || v[0] == '/'))
 		return 0;
-	return fsp_profile_err(err, line, "'%.64s' is a path: profile "
-			       "commands act only in the run directory; name "
-			       "files as {image}, {src}, {dev} or {mnt}", w);
+	return fsp_profile_err(err, line, "'%.64s' is a relative path: "
+			       "profile commands act only in the run "
+			       "directory; name files as {image}, {src}, "
+			       "{dev}, {mnt} or by absolute path", w);
 }
 
 /* A command's word list (mkfs, server), no word naming a device. */
@@ -166,7 +167,7 @@ static int safe_words(char *v, char **words, int *nr,
 	for (i = 0; !ret && i < *nr; i++) {
 		ret = check_safe_word(words[i], err, line);
 		if (!ret)
-			ret = check_confined(words[i], !i, err, line);
+			ret = check_confined(words[i], err, line);
 	}
 	return ret;
 }
