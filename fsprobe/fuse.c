@@ -129,8 +129,8 @@ static int reap_within(struct fsp_fuse *f, int ms)
 
 /* The child: exec only once the parent journalled us (a byte), else die. */
 static void __attribute__((noreturn))
-server_child(const char *path, char *const argv[], int sync_fd, int log_fd,
-	     pid_t parent)
+server_child(const char *path, char *const argv[], const char *cwd,
+	     int sync_fd, int log_fd, pid_t parent)
 {
 	sigset_t none;
 	char c;
@@ -141,6 +141,8 @@ server_child(const char *path, char *const argv[], int sync_fd, int log_fd,
 		_exit(127);	/* it died before PDEATHSIG was set */
 	if (read(sync_fd, &c, 1) != 1)
 		_exit(127);	/* it died before journalling us */
+	if (chdir(cwd))
+		_exit(127);
 	null = open("/dev/null", O_RDWR);
 	dup2(null, 0);
 	dup2(log_fd >= 0 ? log_fd : null, 1);
@@ -191,21 +193,28 @@ static int wait_mounted(struct fsp_fuse *f, const char *mnt, int timeout_ms)
 int fsp_fuse_start(struct fsp_fuse *f, char *const argv[], const char *mnt,
 		   int log_fd, struct fsp_journal *j, int timeout_ms)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], cwd[PATH_MAX], *slash;
 	int sync[2], ret;
 	pid_t c, parent = getpid();
 
 	memset(f, 0, sizeof(*f));
 	f->status = -1;
 	ret = fsp_proc_find(argv[0], path, sizeof(path));
+	if (!ret)
+		ret = fsp_strcpy(cwd, sizeof(cwd), mnt);
 	if (ret)
 		return ret;
+	/* The directory that holds mnt, the run's own: names land there. */
+	slash = strrchr(cwd, '/');
+	if (!slash || slash == cwd)
+		return -EINVAL;
+	*slash = '\0';
 	if (pipe2(sync, O_CLOEXEC))
 		return -errno;
 	c = fork();
 	if (c == 0) {
 		close(sync[1]);
-		server_child(path, argv, sync[0], log_fd, parent);
+		server_child(path, argv, cwd, sync[0], log_fd, parent);
 	}
 	ret = c < 0 ? -errno : 0;
 	close(sync[0]);

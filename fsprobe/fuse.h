@@ -26,7 +26,9 @@ struct fsp_fuse {
 
 /*
  * Start argv (argv[0] found as fsp_proc_find does) with stdout and
- * stderr on log_fd, after journalling "fuse-server PID/START MNT", and
+ * stderr on log_fd, its cwd the directory that holds mnt (an absolute
+ * path in a directory of the caller's own), after journalling
+ * "fuse-server PID/START MNT", and
  * wait up to timeout_ms for it to mount mnt. A server that exits first
  * is an error (-EIO, f->status says how it ended). 0 or -errno.
  */

@@ -52,6 +52,35 @@ int fsp_proc_find(const char *name, char *path, size_t len)
 	return -ENOENT;
 }
 
+/* Root's, not writable by group or others: what root may run. */
+static int root_only(const char *path, int dir)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return 0;
+	return st.st_uid == 0 && !(st.st_mode & 022) &&
+	       (dir ? S_ISDIR(st.st_mode) :
+		S_ISREG(st.st_mode) && (st.st_mode & 0111));
+}
+
+int fsp_proc_find_root(const char *name, char *path, size_t len)
+{
+	char dirs[] = FSP_PROC_ROOT_PATH, *dir, *save;
+
+	if (!*name || strchr(name, '/'))
+		return -EINVAL;
+	for (dir = strtok_r(dirs, ":", &save); dir;
+	     dir = strtok_r(NULL, ":", &save)) {
+		if (!root_only(dir, 1) ||
+		    fsp_fmt(path, len, "%s/%s", dir, name))
+			continue;
+		if (root_only(path, 0))
+			return 0;
+	}
+	return -ENOENT;
+}
+
 /*
  * What a child executes: path, or fd itself (execveat) if fd >= 0; pass,
  * if >= 0, is handed to it as FSP_PROC_PASS_FD.
@@ -60,6 +89,7 @@ struct exe {
 	const char *path;
 	int fd;
 	int pass;
+	int dir;	/* the child's cwd, an fd; -1: ours */
 };
 
 /* fd moved above the numbers the child dup2s onto (0-2, the passed). */
@@ -88,6 +118,10 @@ child(const struct exe *x, char *const argv[], char *const envp[],
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);	/* it died before PDEATHSIG was set */
+	if (x->dir >= 0 && fchdir(x->dir)) {
+		*exec_err = errno;
+		_exit(127);
+	}
 	/* SIG_IGN survives execve; `fsprobe vm` ignores it to feed gzip. */
 	signal(SIGPIPE, SIG_DFL);
 	xfd = above_fixed(x->fd);
@@ -132,7 +166,7 @@ static int spawn(const struct exe *x, char *const argv[], char *const envp[],
 int fsp_proc_spawn(const char *path, char *const argv[], char *const envp[],
 		   int in, int out, int err, pid_t *pid)
 {
-	const struct exe x = { .path = path, .fd = -1, .pass = -1 };
+	const struct exe x = { .path = path, .fd = -1, .pass = -1, .dir = -1 };
 	const int fd[3] = { in, out, err };
 
 	return spawn(&x, argv, envp, fd, pid);
@@ -141,7 +175,9 @@ int fsp_proc_spawn(const char *path, char *const argv[], char *const envp[],
 int fsp_proc_spawn_fd(int exec_fd, char *const argv[], char *const envp[],
 		      int in, int out, int err, pid_t *pid)
 {
-	const struct exe x = { .path = NULL, .fd = exec_fd, .pass = -1 };
+	const struct exe x = {
+		.path = NULL, .fd = exec_fd, .pass = -1, .dir = -1
+	};
 	const int fd[3] = { in, out, err };
 
 	if (exec_fd < 0) {
@@ -293,6 +329,9 @@ static void close_pipe(int fd[2])
 	fd[0] = fd[1] = -1;
 }
 
+static int run_in(int exec_fd, int pass_fd, int dirfd, char *const argv[],
+		  int in, int out, int timeout_s, struct fsp_proc *p);
+
 int fsp_proc_run(char *const argv[], int in, int out, int timeout_s,
 		 struct fsp_proc *p)
 {
@@ -302,8 +341,23 @@ int fsp_proc_run(char *const argv[], int in, int out, int timeout_s,
 int fsp_proc_run_fd(int exec_fd, int pass_fd, char *const argv[], int in,
 		    int out, int timeout_s, struct fsp_proc *p)
 {
+	return run_in(exec_fd, pass_fd, -1, argv, in, out, timeout_s, p);
+}
+
+int fsp_proc_run_at(int dirfd, char *const argv[], int in, int out,
+		    int timeout_s, struct fsp_proc *p)
+{
+	return run_in(-1, -1, dirfd, argv, in, out, timeout_s, p);
+}
+
+/* fsp_proc_run_fd in dirfd (-1: our cwd). */
+static int run_in(int exec_fd, int pass_fd, int dirfd, char *const argv[],
+		  int in, int out, int timeout_s, struct fsp_proc *p)
+{
 	int opipe[2] = { -1, -1 }, epipe[2] = { -1, -1 }, rfd[2], ret, st;
-	struct exe x = { .path = NULL, .fd = exec_fd, .pass = pass_fd };
+	struct exe x = {
+		.path = NULL, .fd = exec_fd, .pass = pass_fd, .dir = dirfd
+	};
 	long long start = fsp_now_ms();
 	char tool[4096];
 	pid_t pid = -1;

@@ -20,6 +20,14 @@
  * with a '/' is taken as it is if it is executable. 0 or -errno.
  */
 int fsp_proc_find(const char *name, char *path, size_t len);
+/*
+ * Find a tool named by a profile (`requires`) on a fixed path, whatever
+ * PATH says: a name without '/', in a root-owned directory not writable
+ * by others, a root-owned file not writable by others. 0 or -errno:
+ * -EINVAL for a name with a '/', -ENOENT when none qualifies.
+ */
+#define FSP_PROC_ROOT_PATH	"/usr/sbin:/usr/bin:/sbin:/bin"
+int fsp_proc_find_root(const char *name, char *path, size_t len);
 
 /*
  * Start path with argv and envp (NULL: ours), stdin, stdout and stderr
@@ -85,5 +93,12 @@ int fsp_proc_run(char *const argv[], int in, int out, int timeout_s,
  */
 int fsp_proc_run_fd(int exec_fd, int pass_fd, char *const argv[], int in,
 		    int out, int timeout_s, struct fsp_proc *p);
+/*
+ * fsp_proc_run with the child's working directory dirfd (-1: ours): a
+ * profile's mkfs runs in its own run directory, so that a name it is
+ * given reaches nothing outside it.
+ */
+int fsp_proc_run_at(int dirfd, char *const argv[], int in, int out,
+		    int timeout_s, struct fsp_proc *p);
 
 #endif

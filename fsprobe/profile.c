@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "fsattr.h"
+#include "proc.h"
 #include "profile.h"
 #include "util.h"
 
@@ -136,6 +137,26 @@ static int check_safe_word(const char *w, struct fsp_profile_error *err,
 	return 0;
 }
 
+/*
+ * A command acts only inside the run directory, its cwd: it names its
+ * files by {image}, {src}, {dev} or {mnt}, or by absolute path (a file
+ * root chose, as r-hang's FUSE file). A relative path with a '/', in a
+ * word or in an option's value (`x=a/b`), or a `..`, would reach a file
+ * outside it by where fsprobe was started (`truncate -s 0 dev/fakedisk`).
+ */
+static int check_confined(const char *w, struct fsp_profile_error *err,
+			  int line)
+{
+	const char *v = strrchr(w, '=') ? strrchr(w, '=') + 1 : w;
+
+	if (!strstr(w, "..") && (!strchr(v, '/') || v[0] == '/'))
+		return 0;
+	return fsp_profile_err(err, line, "'%.64s' is a relative path: "
+			       "profile commands act only in the run "
+			       "directory; name files as {image}, {src}, "
+			       "{dev}, {mnt} or by absolute path", w);
+}
+
 /* A command's word list (mkfs, server), no word naming a device. */
 static int safe_words(char *v, char **words, int *nr,
 		      struct fsp_profile_error *err, int line)
@@ -143,8 +164,11 @@ static int safe_words(char *v, char **words, int *nr,
 	int i, ret;
 
 	ret = split_words(v, words, FSP_PROFILE_MAX_ARGS, nr, err, line);
-	for (i = 0; !ret && i < *nr; i++)
+	for (i = 0; !ret && i < *nr; i++) {
 		ret = check_safe_word(words[i], err, line);
+		if (!ret)
+			ret = check_confined(words[i], err, line);
+	}
 	return ret;
 }
 
@@ -263,11 +287,100 @@ static int has_fixed_files(const char *fs)
 	return !strcmp(fs, "zonefs");
 }
 
-static int set_key(struct fsp_profile *p, enum key_id k, char *v,
-		   struct fsp_profile_error *err, int line)
+/*
+ * Options libmount acts on itself by making a loop device over the
+ * source: one fsprobe never journalled, so no cleanup would find it.
+ */
+static const char *const loop_options[] = {
+	"loop", "offset", "sizelimit", "encryption",
+};
+
+/* A loop-making option among the comma-separated ones, by its name. */
+static int check_loop_options(const char *v, struct fsp_profile_error *err,
+			      int line)
+{
+	const char *o = v;
+	size_t i, n;
+
+	for (; *o; o += n + (o[n] == ',')) {
+		n = strcspn(o, ",");
+		for (i = 0; i < FSP_ARRAY_SIZE(loop_options); i++) {
+			size_t l = strlen(loop_options[i]);
+
+			if (n < l || strncmp(o, loop_options[i], l) ||
+			    (n > l && o[l] != '='))
+				continue;
+			return fsp_profile_err(err, line, "mount option '%s' "
+					       "is not allowed: it makes libmount "
+					       "set up a loop device, and fsprobe "
+					       "attaches its own", loop_options[i]);
+		}
+	}
+	return 0;
+}
+
+static int parse_mount_options(struct fsp_profile *p, const char *v,
+			       struct fsp_profile_error *err, int line)
 {
 	int i, ret;
 
+	if (strlen(v) >= sizeof(p->mount_options))
+		return fsp_profile_err(err, line, "mount_options too long");
+	for (i = 0; v[i]; i++)
+		if (isspace((unsigned char)v[i]))
+			return fsp_profile_err(err, line,
+				    "mount_options must not contain blanks");
+	ret = check_safe_word(v, err, line);
+	if (!ret)
+		ret = check_loop_options(v, err, line);
+	if (!ret)
+		strcpy(p->mount_options, v);
+	return ret;
+}
+
+/* A tool's name or a --help word: no path, nothing a shell would see. */
+static int plain_name(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || s[0] == '.' || s[0] == '-')
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("._+-", s[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * requires = CONFIG_X, TOOL or TOOL:WORD. A tool is a name, looked up
+ * on a fixed root-owned path when a run checks it (runner.c), never a
+ * path the profile chose: that would be a program the profile's author
+ * has root run.
+ */
+static int parse_requires(struct fsp_profile *p, char *v,
+			  struct fsp_profile_error *err, int line)
+{
+	int i, ret;
+
+	ret = split_words(v, p->requires, FSP_PROFILE_MAX_REQS,
+			  &p->nr_requires, err, line);
+	for (i = 0; !ret && i < p->nr_requires; i++) {
+		const char *r = p->requires[i], *c = strchr(r, ':');
+		size_t n = c ? (size_t)(c - r) : strlen(r);
+
+		if (!plain_name(r, n) ||
+		    (c && !plain_name(c + 1, strlen(c + 1))))
+			ret = fsp_profile_err(err, line, "requires '%.64s': "
+				"name a tool (TOOL or TOOL:WORD), not a path; "
+				"tools are looked up in %s", r,
+				FSP_PROC_ROOT_PATH);
+	}
+	return ret;
+}
+
+static int set_key(struct fsp_profile *p, enum key_id k, char *v,
+		   struct fsp_profile_error *err, int line)
+{
 	switch (k) {
 	case K_FS:
 	case K_LOWER:
@@ -279,27 +392,11 @@ static int set_key(struct fsp_profile *p, enum key_id k, char *v,
 	case K_SERVER:
 		return safe_words(v, p->server, &p->nr_server, err, line);
 	case K_MOUNT:
-		if (strlen(v) >= sizeof(p->mount_options))
-			return fsp_profile_err(err, line, "mount_options too long");
-		for (i = 0; v[i]; i++)
-			if (isspace((unsigned char)v[i]))
-				return fsp_profile_err(err, line,
-					    "mount_options must not contain blanks");
-		ret = check_safe_word(v, err, line);
-		if (ret)
-			return ret;
-		if (strstr(v, "loop") && (!strncmp(v, "loop", 4) ||
-					  strstr(v, ",loop")))
-			return fsp_profile_err(err, line,
-				    "mount option 'loop' is not allowed: "
-				    "fsprobe attaches its own loop device");
-		strcpy(p->mount_options, v);
-		return 0;
+		return parse_mount_options(p, v, err, line);
 	case K_SIZE:
 		return parse_size(v, &p->size_mb, err, line);
 	case K_REQ:
-		return split_words(v, p->requires, FSP_PROFILE_MAX_REQS,
-				   &p->nr_requires, err, line);
+		return parse_requires(p, v, err, line);
 	case K_MATRIX:
 		/* extended: a variant the default run leaves out. */
 		if (strcmp(v, "default") && strcmp(v, "extended"))
@@ -477,14 +574,29 @@ fail:
 	return ret;
 }
 
+/* What reading a named input file says when it is refused. */
+int fsp_profile_load_error(int ret, size_t max, struct fsp_profile_error *err)
+{
+	int mib = max >= (1u << 20);
+
+	if (ret == -FSP_ENOTREG)
+		return fsp_profile_err(err, 0, "not a regular file: name one "
+				       "(a FIFO, device or directory is never "
+				       "read)");
+	if (ret == -EFBIG)
+		return fsp_profile_err(err, 0, "larger than %zu %s: too large "
+				       "to be read", max >> (mib ? 20 : 10),
+				       mib ? "MiB" : "KiB");
+	return ret;
+}
+
 int fsp_profile_load(const char *path, struct fsp_profile *p,
 		     struct fsp_profile_error *err)
 {
 	char name[64], *text = NULL;
 	const char *base = strrchr(path, '/');
 	size_t len, blen;
-	struct stat st;
-	int fd, ret;
+	int ret;
 
 	memset(err, 0, sizeof(*err));
 	base = base ? base + 1 : path;
@@ -496,22 +608,9 @@ int fsp_profile_load(const char *path, struct fsp_profile *p,
 	memcpy(name, base, blen);
 	name[blen] = '\0';
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return fsp_profile_err(err, 0, "not a regular file");
-	}
-	if (st.st_size > FSP_PROFILE_FILE_MAX) {
-		close(fd);
-		return fsp_profile_err(err, 0, "profile larger than %d bytes",
-			    FSP_PROFILE_FILE_MAX);
-	}
-	ret = fsp_slurp_fd(fd, &text, &len);
-	close(fd);
+	ret = fsp_slurp_regular(path, FSP_PROFILE_FILE_MAX, &text, &len);
 	if (ret)
-		return ret;
+		return fsp_profile_load_error(ret, FSP_PROFILE_FILE_MAX, err);
 	ret = fsp_profile_parse_text(name, text, len, p, err);
 	free(text);
 	if (!ret)

@@ -101,6 +101,12 @@ int fsp_profile_err(struct fsp_profile_error *err, int line,
 int fsp_profile_parse_text(const char *name, const char *text, size_t len,
 			   struct fsp_profile *p,
 			   struct fsp_profile_error *err);
+/*
+ * A refused input file (fsp_slurp_regular: not regular, over max bytes)
+ * as err's message and -EINVAL; any other ret is returned as it is.
+ */
+int fsp_profile_load_error(int ret, size_t max,
+			   struct fsp_profile_error *err);
 int fsp_profile_load(const char *path, struct fsp_profile *p,
 		     struct fsp_profile_error *err);
 void fsp_profile_free(struct fsp_profile *p);

@@ -24,6 +24,9 @@
 #include "profile.h"
 #include "util.h"
 
+/* A local.config is a page of shell; /dev/zero must not fill memory. */
+#define FSTESTS_FILE_MAX	(16u << 20)
+
 struct fst_vars {
 	char fstyp[32], mkfs[512], mount[256];
 	int has_fstyp, found, header_line, headers;
@@ -163,6 +166,21 @@ static const char *mkfs_flags(const char *fs)
 	return "";
 }
 
+/* A name (file, section) with a control character in it: the first. */
+static const char *control_char(const char *s)
+{
+	for (; s && *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return s;
+	return NULL;
+}
+
+/*
+ * The profile text holds the section's values only: a name reaches it
+ * never, so a newline in one cannot add keys. The names go into the
+ * parsed profile's description afterwards, checked to have no control
+ * characters.
+ */
 static int make_profile(const struct fst_vars *v, const char *file,
 			const char *section, struct fsp_profile *p,
 			struct fsp_profile_error *err)
@@ -172,11 +190,9 @@ static int make_profile(const struct fst_vars *v, const char *file,
 
 	snprintf(name, sizeof(name), "fstests-%s", section ? section : "0");
 	n = snprintf(text, sizeof(text),
-		     "description = fstests %.60s [%.40s]: its devices are "
-		     "never touched, fsprobe formats its own image\n"
 		     "fs = %s\nmkfs = mkfs.%s %s %s\nmount_options = %s\n",
-		     file, section ? section : "", v->fstyp, v->fstyp,
-		     mkfs_flags(v->fstyp), v->mkfs, v->mount);
+		     v->fstyp, v->fstyp, mkfs_flags(v->fstyp), v->mkfs,
+		     v->mount);
 	if (n < 0 || (size_t)n >= sizeof(text))
 		return fsp_profile_err(err, v->header_line, "section too long");
 	ret = fsp_profile_parse_text(name, text, (size_t)n, p, err);
@@ -185,7 +201,26 @@ static int make_profile(const struct fst_vars *v, const char *file,
 		err->line = v->header_line;
 		return ret;
 	}
+	snprintf(p->description, sizeof(p->description), "fstests %.60s "
+		 "[%.40s]: its devices are never touched, fsprobe formats "
+		 "its own image", file, section ? section : "");
 	fsp_strcpy(p->path, sizeof(p->path), file);
+	return 0;
+}
+
+/* Names are refused, not escaped: a config so named is not an accident. */
+static int check_names(const char *file, const char *section,
+		       struct fsp_profile_error *err)
+{
+	if (control_char(file))
+		return fsp_profile_err(err, 0, "the config's file name has a "
+				       "control character (0x%02x): rename it",
+				       (unsigned char)*control_char(file));
+	if (control_char(section))
+		return fsp_profile_err(err, 0, "the section name has a control "
+				       "character (0x%02x): name a section "
+				       "of printable characters",
+				       (unsigned char)*control_char(section));
 	return 0;
 }
 
@@ -202,6 +237,8 @@ int fsp_profile_parse_fstests(const char *file, const char *text,
 
 	memset(p, 0, sizeof(*p));
 	memset(err, 0, sizeof(*err));
+	if (check_names(file, section, err))
+		return -EINVAL;
 	if (memchr(text, '\0', len))
 		return fsp_profile_err(err, 0, "binary data (NUL byte)");
 	while (pos < len) {
@@ -230,16 +267,12 @@ int fsp_profile_load_fstests(const char *path, const char *section,
 {
 	char *text = NULL;
 	size_t len;
-	int fd, ret;
+	int ret;
 
 	memset(err, 0, sizeof(*err));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = fsp_slurp_fd(fd, &text, &len);
-	close(fd);
+	ret = fsp_slurp_regular(path, FSTESTS_FILE_MAX, &text, &len);
 	if (ret)
-		return ret;
+		return fsp_profile_load_error(ret, FSTESTS_FILE_MAX, err);
 	ret = fsp_profile_parse_fstests(path, text, len, section, p, err);
 	free(text);
 	return ret;

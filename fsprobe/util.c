@@ -12,7 +12,9 @@
 #include <string.h>
 #include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,7 +59,45 @@ ssize_t fsp_read_text(const char *path, char *buf, size_t len)
 	return n;
 }
 
-int fsp_slurp_fd(int fd, char **out, size_t *outlen)
+/* Regular, and the inode stat saw: a FIFO swapped in meanwhile is not. */
+static int check_regular(int fd, const struct stat *seen)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_dev != seen->st_dev ||
+	    st.st_ino != seen->st_ino)
+		return -FSP_ENOTREG;
+	return 0;
+}
+
+int fsp_open_regular(const char *path, int *fd)
+{
+	struct stat st;
+	int f, ret;
+
+	*fd = -1;
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -FSP_ENOTREG;
+	/* O_NONBLOCK: a FIFO put there since stat must not hang the open. */
+	f = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (f < 0)
+		return -errno;
+	ret = check_regular(f, &st);
+	if (!ret && fcntl(f, F_SETFL, 0))
+		ret = -errno;
+	if (ret) {
+		close(f);
+		return ret;
+	}
+	*fd = f;
+	return 0;
+}
+
+int fsp_slurp_fd_max(int fd, size_t max, char **out, size_t *outlen)
 {
 	size_t cap = 8192, len = 0, want;
 	char *buf = malloc(cap), *nbuf;
@@ -75,13 +115,20 @@ int fsp_slurp_fd(int fd, char **out, size_t *outlen)
 			buf = nbuf;
 			cap *= 2;
 		}
+		/* One byte past max tells a file of max bytes from a larger. */
 		want = cap - len - 1;
+		if (want > max + 1 - len)
+			want = max + 1 - len;
 		n = read_full(fd, buf + len, want);
 		if (n < 0) {
 			free(buf);
 			return n;
 		}
 		len += n;
+		if (len > max) {
+			free(buf);
+			return -EFBIG;
+		}
 		if ((size_t)n < want)
 			break;	/* end of file */
 	}
@@ -90,6 +137,23 @@ int fsp_slurp_fd(int fd, char **out, size_t *outlen)
 	if (outlen)
 		*outlen = len;
 	return 0;
+}
+
+int fsp_slurp_regular(const char *path, size_t max, char **out,
+		      size_t *outlen)
+{
+	int fd, ret = fsp_open_regular(path, &fd);
+
+	if (ret)
+		return ret;
+	ret = fsp_slurp_fd_max(fd, max, out, outlen);
+	close(fd);
+	return ret;
+}
+
+int fsp_slurp_fd(int fd, char **out, size_t *outlen)
+{
+	return fsp_slurp_fd_max(fd, SSIZE_MAX, out, outlen);
 }
 
 int fsp_slurp(const char *path, char **out, size_t *outlen)
@@ -102,6 +166,30 @@ int fsp_slurp(const char *path, char **out, size_t *outlen)
 	ret = fsp_slurp_fd(fd, out, outlen);
 	close(fd);
 	return ret;
+}
+
+int fsp_free_bytes(const char *path, unsigned long long *bytes)
+{
+	char buf[4096], *slash;
+	struct statvfs sv;
+	int err;
+
+	if (fsp_strcpy(buf, sizeof(buf), path))
+		return -ENAMETOOLONG;
+	while (statvfs(buf, &sv)) {
+		err = errno;
+		if (err != ENOENT || !strcmp(buf, ".") || !strcmp(buf, "/"))
+			return -err;
+		slash = strrchr(buf, '/');
+		if (!slash)
+			strcpy(buf, ".");
+		else if (slash == buf)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	*bytes = (unsigned long long)sv.f_bavail * sv.f_frsize;
+	return 0;
 }
 
 /* write(2), or pwrite(2) at off if at, until all of len is written. */

@@ -17,6 +17,18 @@ ssize_t fsp_read_text(const char *path, char *buf, size_t len);
 /* Read a whole (proc/sys) file into a malloc'd NUL-terminated buffer. */
 int fsp_slurp(const char *path, char **out, size_t *outlen);
 int fsp_slurp_fd(int fd, char **out, size_t *outlen);
+/*
+ * Input files a user names (profiles, fstests configs, result
+ * documents): a FIFO, a device or a directory is refused before any
+ * open that could block or act (-FSP_ENOTREG), and nothing past max
+ * bytes is read (-EFBIG). A regular file opened after the check (it may
+ * be swapped in between) is checked again on the fd.
+ */
+#define FSP_ENOTREG	EBADFD
+int fsp_open_regular(const char *path, int *fd);
+int fsp_slurp_fd_max(int fd, size_t max, char **out, size_t *outlen);
+int fsp_slurp_regular(const char *path, size_t max, char **out,
+		      size_t *outlen);
 /* Write buf to an existing file (sysfs/proc knob style, no O_CREAT). */
 int fsp_write_text(const char *path, const char *buf);
 /*
@@ -42,6 +54,12 @@ int fsp_fmt(char *dst, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Monotonic clock in milliseconds. */
 long long fsp_now_ms(void);
+/*
+ * Bytes an unprivileged writer could still put on path's filesystem
+ * (statvfs f_bavail), or on its nearest existing ancestor's when path
+ * is not made yet.
+ */
+int fsp_free_bytes(const char *path, unsigned long long *bytes);
 /* Remove a directory tree we created (no symlink following). */
 int fsp_rmtree(const char *path);
 /*

@@ -69,6 +69,34 @@ FSPROBE_PROFILE_DIR="$T/dir" "$F" list > /dev/null 2> "$T/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "x.conf:2: unknown key 'bogus'" "$T/err"
 ok $? "malformed profile in FSPROBE_PROFILE_DIR named (rc $rc)"
 
+# A newline in an fstests config's name adds no profile key: refused,
+# one line with the name shown printable, exit 2.
+nl='
+'
+printf '[a]\nFSTYP=ext4\n' > "$T/c${nl}requires = injected${nl}#"
+"$F" list -p "fstests:$T/c${nl}requires = injected${nl}#" > "$T/out" \
+	2> "$T/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l < "$T/err")" -eq 2 ] &&
+	grep -q "c?requires = injected?#: the config's file name has a control character" "$T/err" &&
+	! grep -q injected "$T/out"
+ok $? "fstests config named with a newline: refused in one line (rc $rc)"
+
+# list runs no program a profile names: `requires = TOOL:WORD` runs
+# TOOL --help only in a run, TOOL looked up on root's path, not PATH.
+mkdir "$T/bin"
+printf '#!/bin/sh\ntouch "%s/ran"\necho word\n' "$T" > "$T/bin/fsprobe-t-req"
+chmod +x "$T/bin/fsprobe-t-req"
+printf 'fs = tmpfs\nrequires = fsprobe-t-req:word\n' > "$T/req.conf"
+PATH="$T/bin:$PATH" "$F" list -p "$T/req.conf" > "$T/out" 2> "$T/err"; rc=$?
+[ $rc -eq 0 ] && [ ! -e "$T/ran" ] &&
+	grep -q "^  req .* maybe .*not checked: fsprobe-t-req:word" "$T/out"
+ok $? "list -p: requires TOOL:WORD not run, shown as not checked (rc $rc)"
+printf 'fs = tmpfs\nrequires = %s/bin/fsprobe-t-req:word\n' "$T" > "$T/req2.conf"
+"$F" list -p "$T/req2.conf" > "$T/out" 2> "$T/err"; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$T/ran" ] &&
+	grep -q "req2.conf:2: requires '$T/bin/fsprobe-t-req:word': name a tool" "$T/err"
+ok $? "list -p: requires naming a path refused, not run (rc $rc)"
+
 "$F" list > "$T/list"; ok $? "list exits 0"
 grep -q '^  xfs-default ' "$T/list"; ok $? "list shows xfs-default"
 grep -q '^  fault-pmd ' "$T/list"; ok $? "list shows the fault-pmd probe"

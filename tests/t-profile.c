@@ -112,6 +112,39 @@ static const struct bad bad[] = {
 	  "device = null_blk-zoned\n", 0, "for a block filesystem" },
 	{ "fs = zonefs\nmkfs = mkzonefs\ndevice = \"null_blk-zoned\"\n", 3,
 	  "device '\"null_blk-zoned\"'" },
+	/* requires names tools, never paths a profile chose (issue 30). */
+	{ "fs = ext4\nrequires = /tmp/x/prog:word\n", 2,
+	  "requires '/tmp/x/prog:word': name a tool (TOOL or TOOL:WORD), "
+	  "not a path" },
+	{ "fs = ext4\nrequires = ./prog\n", 2, "not a path" },
+	{ "fs = ext4\nrequires = bin/prog:x\n", 2, "not a path" },
+	{ "fs = ext4\nrequires = prog:../x\n", 2, "not a path" },
+	{ "fs = ext4\nrequires = prog:\n", 2, "not a path" },
+	/* Commands act in the run directory only: no paths, no `..`. */
+	{ "fs = ext4\nmkfs = truncate -s 0 dev/fakedisk\n", 2,
+	  "'dev/fakedisk' is a relative path: profile commands act only in "
+	  "the run directory" },
+	{ "fs = ext4\nmkfs = mkfs.ext4 -F ../img\n", 2, "is a relative path" },
+	{ "fs = ext4\nmkfs = mkfs.ext4 -d ..\n", 2, "'..' is a relative path" },
+	{ "fs = ext4\nmkfs = mkfs.ext4 -d /x/../y\n", 2, "is a relative path" },
+	{ "fs = ext4\nmkfs = ./mkfs.ext4\n", 2, "'./mkfs.ext4' is a relative" },
+	{ "fs = ext4\nmkfs = bin/mkfs.ext4\n", 2, "is a relative path" },
+	{ "fs = ext4\nmkfs = mkfs.ext4 -E root_owner=0:0,x=a/b\n", 2,
+	  "is a relative path" },
+	{ "fs = fuse.x\nmkfs = m {image}\nserver = s -f {mnt} -o ../l\n", 3,
+	  "is a relative path" },
+	/* Mount options with which libmount makes a loop device itself. */
+	{ "fs = ext4\nmount_options = offset=0\n", 2,
+	  "mount option 'offset' is not allowed: it makes libmount set up a "
+	  "loop device" },
+	{ "fs = ext4\nmount_options = noatime,loop=/x\n", 2,
+	  "'loop' is not allowed" },
+	{ "fs = ext4\nmount_options = ro,sizelimit=4096\n", 2,
+	  "'sizelimit' is not allowed" },
+	{ "fs = ext4\nmount_options = encryption=aes\n", 2,
+	  "'encryption' is not allowed" },
+	{ "fs = ext4\nmount_options = noatime,loop\n", 2,
+	  "'loop' is not allowed" },
 	/* And a leak: words before a bad one were not freed (LSan). */
 	{ "fs = ext4\nmkfs = mkfs.ext4 -F \"-q\n", 2, "unterminated quote" },
 };
@@ -140,6 +173,18 @@ static void test_good(void)
 	TAP_EQ_LONG(p.size_mb, 300, "size");
 	TAP_EQ_LONG(p.nr_requires, 2, "requires count");
 	TAP_EQ_STR(p.description, "A test profile", "description");
+	fsp_profile_free(&p);
+
+	/* A program by absolute path, tool:word names, options near loop. */
+	text = "fs = fuse.x\nmkfs = m -O ^a,b=c,d=/abs /srv/f {image}\n"
+	       "server = /usr/lib/x/srv -f {mnt}\n"
+	       "requires = mkfs.erofs:lzma fuse2fs CONFIG_FUSE_FS\n";
+	ret = fsp_profile_parse_text("t", text, strlen(text), &p, &err);
+	TAP_EQ_LONG(ret, 0, "absolute server, TOOL:WORD requires: parses");
+	fsp_profile_free(&p);
+	text = "fs = ext4\nmount_options = noloopx,x-offset=1,nosizelimit\n";
+	ret = fsp_profile_parse_text("t", text, strlen(text), &p, &err);
+	TAP_EQ_LONG(ret, 0, "options merely spelt like loop ones: parse");
 	fsp_profile_free(&p);
 }
 
@@ -565,6 +610,46 @@ static void test_fstests(const char *datadir)
 	TAP_EQ_LONG(ret, -ENOENT, "missing local.config is -ENOENT");
 }
 
+/*
+ * A config's file or section name is never profile text: a newline in
+ * it could add keys (`requires`, `mkfs`) to the profile made of it.
+ */
+static void test_fstests_names(void)
+{
+	static const char *const files[] = {
+		"x\nrequires = evil\n#", "x\rok", "x\x7f",
+	};
+	const char *text = "[a]\nFSTYP=ext4\n";
+	struct fsp_profile_error err;
+	struct fsp_profile p;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < FSP_ARRAY_SIZE(files); i++) {
+		ret = fsp_profile_parse_fstests(files[i], text, strlen(text),
+						"a", &p, &err);
+		tap_ok(ret == -EINVAL && p.nr_requires == 0 &&
+		       strstr(err.msg, "file name has a control character"),
+		       "fstests file name %zu with a control character: "
+		       "refused (%d: %s)", i, ret, err.msg);
+		if (!ret)
+			fsp_profile_free(&p);
+	}
+	ret = fsp_profile_parse_fstests("t", text, strlen(text),
+					"a\nrequires = evil", &p, &err);
+	tap_ok(ret == -EINVAL && strstr(err.msg, "section name has a control"),
+	       "fstests section name with a newline: refused (%s)", err.msg);
+	if (!ret)
+		fsp_profile_free(&p);
+	ret = fsp_profile_parse_fstests("dir/my config", text, strlen(text),
+					"a", &p, &err);
+	tap_ok(!ret && strstr(p.description, "fstests dir/my config [a]"),
+	       "a printable name is kept in the description (%s)",
+	       ret ? err.msg : p.description);
+	if (!ret)
+		fsp_profile_free(&p);
+}
+
 int main(void)
 {
 	const char *src = getenv("srcdir") ? getenv("srcdir") : ".";
@@ -583,5 +668,6 @@ int main(void)
 	test_shipped(dir);
 	test_file_errors(data);
 	test_fstests(data);
+	test_fstests_names();
 	return tap_done();
 }

@@ -4,11 +4,13 @@
  * stdin from /dev/null, execve failures handed back as -errno with no
  * child left, a child that dies with the process that spawned it (this
  * test is the subreaper that sees it killed); fsp_proc_run's captured
- * stdout, stderr tail, exit codes, 128+signal and timeout.
+ * stdout, stderr tail, exit codes, 128+signal and timeout; the lookup
+ * of a profile's tools on root's path only.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -114,6 +116,66 @@ static void run_checks(void)
 	       "status %d, \"%s\"", ret, p.status, p.tail);
 }
 
+/*
+ * A profile's tools (`requires`) are found on root's fixed path only:
+ * never a path, never a directory PATH adds, where any user may have
+ * put a program of that name for root to run.
+ */
+static void find_root_checks(void)
+{
+	char dir[] = "/tmp/fsprobe-t-spawn.XXXXXX", tool[512], path[4096];
+	char env[4200];
+	const char *old = getenv("PATH");
+	int fd, ret;
+
+	ret = fsp_proc_find_root("sh", path, sizeof(path));
+	tap_ok(!ret && path[0] == '/', "find_root: sh found (%s)",
+	       ret ? "none" : path);
+	tap_ok(fsp_proc_find_root("/bin/sh", path, sizeof(path)) == -EINVAL &&
+	       fsp_proc_find_root("./sh", path, sizeof(path)) == -EINVAL,
+	       "find_root: a path is refused (-EINVAL)");
+	if (!mkdtemp(dir))
+		return;
+	snprintf(tool, sizeof(tool), "%s/fsprobe-t-tool", dir);
+	fd = open(tool, O_WRONLY | O_CREAT | O_EXCL, 0755);
+	if (fd >= 0)
+		close(fd);
+	snprintf(env, sizeof(env), "%s:%s", dir, old ? old : "/bin");
+	setenv("PATH", env, 1);
+	tap_ok(!fsp_proc_find("fsprobe-t-tool", path, sizeof(path)) &&
+	       fsp_proc_find_root("fsprobe-t-tool", path, sizeof(path)) ==
+	       -ENOENT, "a tool only on PATH: find finds it, find_root not");
+	if (old)
+		setenv("PATH", old, 1);
+	unlink(tool);
+	rmdir(dir);
+}
+
+/* fsp_proc_run_at: the child's cwd is the directory given, ours stays. */
+static void run_at_checks(void)
+{
+	char *const pwd[] = { "/bin/sh", "-c", "pwd -P", NULL };
+	char *const none[] = { "/bin/true", NULL };
+	char cwd[4096], before[4096];
+	struct fsp_proc p;
+	int dfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret;
+
+	if (!getcwd(before, sizeof(before)) || dfd < 0)
+		return;
+	ret = fsp_proc_run_at(dfd, pwd, -1, FSP_PROC_CAPTURE, 10, &p);
+	tap_ok(!ret && p.status == 0 && p.out && !strcmp(p.out, "/\n"),
+	       "run_at /: the child runs in /");
+	free(p.out);
+	tap_ok(getcwd(cwd, sizeof(cwd)) && !strcmp(cwd, before),
+	       "run_at: our own cwd unchanged");
+	close(dfd);
+	dfd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	ret = fsp_proc_run_at(dfd, none, -1, -1, 10, &p);
+	tap_ok(!ret && p.status == 127 && strstr(p.tail, "Not a directory"),
+	       "run_at a file: not run, exit 127, why (%s)", p.tail);
+	close(dfd);
+}
+
 int main(void)
 {
 	char *const echo[] = { "/bin/echo", "spawned", NULL };
@@ -140,6 +202,8 @@ int main(void)
 	       ret);
 
 	run_checks();
+	find_root_checks();
+	run_at_checks();
 
 	/* A middle process spawns sleep, tells us its pid, and is killed. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);

@@ -2,13 +2,47 @@
 /*
  * cmd_list.c - `fsprobe list`: every profile, its filesystem and mkfs
  * command (and FUSE server), and whether it can run on this machine
- * (and why not), then the probes. A malformed profile is an error
+ * (and why not), then the probes. It runs no program a profile names:
+ * a `requires = TOOL:WORD` (TOOL --help names WORD) is shown as not
+ * checked, and the profile as "maybe" runnable. A malformed profile is an error
  * naming file and line. With --debian, the QA set of kernels as matrix
  * --debian would run it, resolved (debian_set.c), and nothing else.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
+
+/* The TOOL:WORD requirements list leaves unchecked. */
+static void print_unchecked(const struct fsp_profile *p)
+{
+	int i, n = 0;
+
+	for (i = 0; i < p->nr_requires; i++)
+		if (strchr(p->requires[i], ':'))
+			printf("%s%s", n++ ? " " : "; not checked: ",
+			       p->requires[i]);
+}
+
+static int has_unchecked(const struct fsp_profile *p)
+{
+	int i;
+
+	for (i = 0; i < p->nr_requires; i++)
+		if (strchr(p->requires[i], ':'))
+			return 1;
+	return 0;
+}
+
+/* RUNNABLE: "?" where a TOOL:WORD requirement was left unchecked. */
+static const char *runnable(const struct fsp_profile *p, const char *no)
+{
+	if (no)
+		return "no";
+	if (p->extended)
+		return has_unchecked(p) ? "-p?" : "-p";
+	return has_unchecked(p) ? "maybe" : "yes";
+}
 
 int fsp_cmd_list(struct fsp_cli *cli)
 {
@@ -31,11 +65,11 @@ int fsp_cmd_list(struct fsp_cli *cli)
 	printf("  %-24s %-15s %-8s %s\n", "NAME", "FS", "RUNNABLE",
 	       "MKFS / WHY NOT");
 	for (i = 0; i < nr; i++) {
-		const char *no = fsp_profile_unrunnable(&profs[i], why,
-							sizeof(why));
+		const char *no = fsp_profile_unrunnable_noexec(&profs[i], why,
+							       sizeof(why));
 
 		printf("  %-24s %-15s %-8s ", profs[i].name, profs[i].fs,
-		       no ? "no" : profs[i].extended ? "-p" : "yes");
+		       runnable(&profs[i], no));
 		if (no) {
 			printf("%s\n", no);
 			continue;
@@ -48,6 +82,7 @@ int fsp_cmd_list(struct fsp_cli *cli)
 		for (k = 0; k < profs[i].nr_server; k++)
 			printf("%s%s", k ? " " : "; served by ",
 			       profs[i].server[k]);
+		print_unchecked(&profs[i]);
 		printf("\n");
 	}
 	printf("\nProbes:\n");

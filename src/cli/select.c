@@ -107,9 +107,24 @@ static int load_fstests(const char *arg, struct fsp_profile *p,
 					NULL, p, err);
 }
 
-static int report_profile_error(const char *path,
+/* A name as one line: control characters shown as '?'. */
+static const char *one_line(const char *s, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i + 1 < len; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ?
+			 '?' : s[i];
+	buf[i] = '\0';
+	return buf;
+}
+
+static int report_profile_error(const char *name,
 				const struct fsp_profile_error *err, int ret)
 {
+	char path[PATH_MAX];
+
+	one_line(name, path, sizeof(path));
 	if (err->msg[0] && err->line)
 		fsp_warn("%s:%d: %s", path, err->line, err->msg);
 	else if (err->msg[0])

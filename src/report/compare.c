@@ -71,44 +71,96 @@ static const char *name_at(const void *arr, size_t size, size_t off, int i)
 	return or(name, "");
 }
 
+/* An element's name and index, sorted by both: equal names keep order. */
+struct keyed {
+	const char *name;
+	int i;
+};
+
+static int cmp_keyed(const void *x, const void *y)
+{
+	const struct keyed *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/* The elements of arr by name (then index); NULL if out of memory. */
+static struct keyed *sorted_keys(const void *arr, int n, size_t size,
+				 size_t off)
+{
+	struct keyed *k = malloc(((size_t)n + 1) * sizeof(*k));
+	int i;
+
+	if (!k)
+		return NULL;
+	for (i = 0; i < n; i++)
+		k[i] = (struct keyed){ name_at(arr, size, off, i), i };
+	qsort(k, (size_t)n, sizeof(*k), cmp_keyed);
+	return k;
+}
+
+/*
+ * match[i]: the new index of old element i, or -1. Both sides sorted by
+ * name and index, one merge pairs the n-th of a name with the n-th: the
+ * same pairs as a search of the new side for each old element, in
+ * O(n log n) rather than O(n * m) (1.8M profiles ran past 300 s).
+ */
+static void merge_keys(const struct keyed *ka, int na, const struct keyed *kb,
+		       int nb, int *match, char *used)
+{
+	int i = 0, j = 0, c;
+
+	while (i < na && j < nb) {
+		c = strcmp(ka[i].name, kb[j].name);
+		if (c < 0) {
+			i++;
+		} else if (c > 0) {
+			j++;
+		} else {
+			match[ka[i].i] = kb[j].i;
+			used[kb[j].i] = 1;
+			i++;
+			j++;
+		}
+	}
+}
+
 /* Match two arrays by name, the n-th with the n-th, in old order, then
  * the added ones. */
 static int pair_up(const void *a, int na, const void *b, int nb,
 		   size_t size, size_t off, struct pair **out, int *nr)
 {
-	struct pair *p;
-	int i, j, k = 0;
-	char *used;
+	struct keyed *ka = sorted_keys(a, na, size, off);
+	struct keyed *kb = sorted_keys(b, nb, size, off);
+	struct pair *p = calloc((size_t)na + nb + 1, sizeof(*p));
+	int *match = malloc(((size_t)na + 1) * sizeof(*match));
+	char *used = calloc((size_t)nb + 1, 1);
+	int i, k = 0, ret = -ENOMEM;
 
 	*out = NULL;
 	*nr = 0;
-	p = calloc((size_t)na + nb + 1, sizeof(*p));
-	used = calloc((size_t)nb + 1, 1);
-	if (!p || !used) {
-		free(p);
-		free(used);
-		return -ENOMEM;
-	}
-	for (i = 0; i < na; i++) {
-		const char *name = name_at(a, size, off, i);
-
-		p[k] = (struct pair){ i, -1 };
-		for (j = 0; j < nb; j++) {
-			if (!used[j] && !strcmp(name, name_at(b, size, off, j))) {
-				used[j] = 1;
-				p[k].n = j;
-				break;
-			}
-		}
-		k++;
-	}
-	for (j = 0; j < nb; j++)
-		if (!used[j])
-			p[k++] = (struct pair){ -1, j };
-	free(used);
+	if (!ka || !kb || !p || !match || !used)
+		goto out;
+	for (i = 0; i < na; i++)
+		match[i] = -1;
+	merge_keys(ka, na, kb, nb, match, used);
+	for (i = 0; i < na; i++)
+		p[k++] = (struct pair){ i, match[i] };
+	for (i = 0; i < nb; i++)
+		if (!used[i])
+			p[k++] = (struct pair){ -1, i };
 	*out = p;
 	*nr = k;
-	return 0;
+	p = NULL;
+	ret = 0;
+out:
+	free(ka);
+	free(kb);
+	free(p);
+	free(match);
+	free(used);
+	return ret;
 }
 
 /* pre, a (→ b if b), post: a and b come from the documents, sanitized. */

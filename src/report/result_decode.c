@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "result.h"
+#include "util.h"
 
 struct dec {
 	const char *what;	/* the file */
@@ -613,11 +614,17 @@ static int decode_doc(struct dec *d, struct json_object *o,
 	if (!ret)
 		ret = decode_vm(d, o, doc);
 	n = ret ? 0 : json_object_array_length(profs);
+	/*
+	 * Sized once: grown one by one (fsp_res_add_profile), a document of
+	 * 1M profiles spent a minute in realloc's mremap.
+	 */
+	if (n && !(doc->profiles = calloc(n + 1, sizeof(*doc->profiles))))
+		return -ENOMEM;
 	for (i = 0; !ret && i < n; i++) {
-		struct fsp_res_profile *p = fsp_res_add_profile(doc);
+		struct fsp_res_profile *p = &doc->profiles[i];
 
-		if (!p)
-			return -ENOMEM;
+		fsp_res_profile_init(p);
+		doc->nr_profiles++;
 		d->where = "";
 		ret = decode_profile(d, json_object_array_get_idx(profs, i),
 				     i, p);
@@ -661,38 +668,6 @@ static int line_of(const char *buf, size_t off)
 	for (i = 0; i < off; i++)
 		line += buf[i] == '\n';
 	return line;
-}
-
-static int read_all(FILE *f, char **out, size_t *outlen)
-{
-	size_t len = 0, cap = 0, n;
-	char *buf = NULL, *nb;
-
-	do {
-		if (cap - len < 4096) {
-			if (cap >= (size_t)FSP_RES_DOC_MAX) {
-				free(buf);
-				return -EFBIG;
-			}
-			cap = cap ? cap * 2 : 65536;
-			nb = realloc(buf, cap + 1);
-			if (!nb) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n);
-	if (ferror(f)) {
-		free(buf);
-		return -EIO;
-	}
-	buf[len] = '\0';
-	*out = buf;
-	*outlen = len;
-	return 0;
 }
 
 static struct json_object *parse(const char *path, const char *buf,
@@ -759,22 +734,16 @@ struct json_object *fsp_res_json_load(const char *path, char *err,
 	struct json_object *obj;
 	size_t len = 0;
 	char *buf = NULL;
-	FILE *f;
 
 	if (errlen)
 		err[0] = '\0';
-	f = fopen(path, "re");
-	if (!f) {
-		*ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-*ret));
-		return NULL;
-	}
-	*ret = read_all(f, &buf, &len);
-	fclose(f);
+	*ret = fsp_slurp_regular(path, FSP_RES_DOC_MAX, &buf, &len);
 	if (*ret) {
-		snprintf(err, errlen, "%s: %s", path, *ret == -EFBIG ?
-			 "larger than 64 MiB, too large for a result "
-			 "document" : strerror(-*ret));
+		snprintf(err, errlen, "%s: %s", path,
+			 *ret == -EFBIG ? "larger than 64 MiB, too large for "
+			 "a result document" : *ret == -FSP_ENOTREG ?
+			 "not a regular file: name one (a FIFO, device or "
+			 "directory is never read)" : strerror(-*ret));
 		return NULL;
 	}
 	obj = parse(path, buf, len, err, errlen);

@@ -138,15 +138,25 @@ static int run_mkfs(struct fsp_fsenv *e)
 {
 	struct fsp_proc res;
 	char *argv[FSP_PROFILE_MAX_ARGS + 4], path[4096];
-	int ret, b;
+	int ret, b, dfd;
 
 	mkfs_argv(e, argv, FSP_ARRAY_SIZE(argv));
 	b = builtin_of(argv[0]);
 	if (b >= 0 && fsp_proc_find(argv[0], path, sizeof(path)))
 		return run_builtin(e, argv, b);
+	/* In the profile's directory: a bare name in argv is its file. */
+	dfd = open(e->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0) {
+		ret = -errno;
+		snprintf(e->err, sizeof(e->err), "%s: %s", e->dir,
+			 strerror(-ret));
+		return ret;
+	}
 	fsp_wd_begin(e->wd, "mkfs");
-	ret = fsp_proc_run(argv, -1, FSP_PROC_TAIL, MKFS_TIMEOUT_S, &res);
+	ret = fsp_proc_run_at(dfd, argv, -1, FSP_PROC_TAIL, MKFS_TIMEOUT_S,
+			      &res);
 	fsp_wd_end(e->wd);
+	close(dfd);
 	e->t_mkfs += res.ms;
 	if (ret) {
 		snprintf(e->err, sizeof(e->err), "%s: %s", argv[0],

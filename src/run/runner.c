@@ -34,7 +34,7 @@
 #include "watchdog.h"
 
 static const char *requires_unmet(const struct fsp_profile *prof,
-				  char *buf, size_t len);
+				  int run_tools, char *buf, size_t len);
 
 /*
  * fuse: the kernel's fuse, /dev/fuse, the server and mkfs. The server's
@@ -42,7 +42,7 @@ static const char *requires_unmet(const struct fsp_profile *prof,
  * a release that has no such package says so through apt-get.
  */
 static const char *fuse_unrunnable(const struct fsp_profile *prof,
-				   char *buf, size_t len)
+				   int run_tools, char *buf, size_t len)
 {
 	char path[4096];
 	struct stat st;
@@ -67,7 +67,7 @@ static const char *fuse_unrunnable(const struct fsp_profile *prof,
 			 "(./bootstrap-deps)", prof->mkfs[0]);
 		return buf;
 	}
-	return requires_unmet(prof, buf, len);
+	return requires_unmet(prof, run_tools, buf, len);
 }
 
 /*
@@ -89,13 +89,14 @@ static int device_fault_unrunnable(const struct fsp_profile *prof,
 	return 0;
 }
 
-const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
-				   char *buf, size_t len)
+/* run_tools 0: `list`, which runs no program a profile names. */
+static const char *unrunnable(const struct fsp_profile *prof, int run_tools,
+			      char *buf, size_t len)
 {
 	char path[4096];
 
 	if (prof->kind == FSP_PROFILE_FUSE)
-		return fuse_unrunnable(prof, buf, len);
+		return fuse_unrunnable(prof, run_tools, buf, len);
 	if (!fsp_mnt_fs_supported(prof->fs)) {
 		snprintf(buf, len, "filesystem '%s' is not in this kernel "
 			 "(/proc/filesystems)", prof->fs);
@@ -124,7 +125,19 @@ const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 	}
 	if (device_fault_unrunnable(prof, buf, len))
 		return buf;
-	return requires_unmet(prof, buf, len);
+	return requires_unmet(prof, run_tools, buf, len);
+}
+
+const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
+				   char *buf, size_t len)
+{
+	return unrunnable(prof, 1, buf, len);
+}
+
+const char *fsp_profile_unrunnable_noexec(const struct fsp_profile *prof,
+					  char *buf, size_t len)
+{
+	return unrunnable(prof, 0, buf, len);
 }
 
 /* Is word in text as a whole word (lz4 is not in "lz4hc")? */
@@ -143,6 +156,7 @@ static int has_word(const char *text, const char *word)
 /*
  * `requires = TOOL:WORD`: the tool, in a version whose --help names
  * WORD (mkfs.erofs:lzma: an erofs-utils built with that compressor).
+ * It is run by the path found on the root-only FSP_PROC_ROOT_PATH.
  */
 static const char *tool_feature_unmet(const char *r, char *buf, size_t len)
 {
@@ -152,11 +166,12 @@ static const char *tool_feature_unmet(const char *r, char *buf, size_t len)
 	int found;
 
 	snprintf(tool, sizeof(tool), "%.*s", (int)(word - 1 - r), r);
-	if (fsp_proc_find(tool, path, sizeof(path))) {
-		snprintf(buf, len, "required tool %s not found", tool);
+	if (fsp_proc_find_root(tool, path, sizeof(path))) {
+		snprintf(buf, len, "required tool %s not found in %s", tool,
+			 FSP_PROC_ROOT_PATH);
 		return buf;
 	}
-	argv[0] = tool;
+	argv[0] = path;
 	argv[1] = "--help";
 	argv[2] = NULL;
 	if (fsp_proc_run(argv, -1, FSP_PROC_CAPTURE, 10, &p)) {
@@ -174,7 +189,7 @@ static const char *tool_feature_unmet(const char *r, char *buf, size_t len)
 
 /* The profile's `requires`: CONFIG_* options and tools. */
 static const char *requires_unmet(const struct fsp_profile *prof,
-				  char *buf, size_t len)
+				  int run_tools, char *buf, size_t len)
 {
 	char path[4096];
 	int i;
@@ -195,10 +210,11 @@ static const char *requires_unmet(const struct fsp_profile *prof,
 				return buf;
 			}
 		} else if (strchr(r, ':')) {
-			if (tool_feature_unmet(r, buf, len))
+			if (run_tools && tool_feature_unmet(r, buf, len))
 				return buf;
-		} else if (fsp_proc_find(r, path, sizeof(path))) {
-			snprintf(buf, len, "required tool %s not found", r);
+		} else if (fsp_proc_find_root(r, path, sizeof(path))) {
+			snprintf(buf, len, "required tool %s not found in %s",
+				 r, FSP_PROC_ROOT_PATH);
 			return buf;
 		}
 	}

@@ -56,6 +56,12 @@ int fsp_remove_profile_dir(const struct fsp_journal *j, int idx);
 /* Why a profile cannot run here, or NULL if it can (list, run). */
 const char *fsp_profile_unrunnable(const struct fsp_profile *prof,
 				   char *buf, size_t len);
+/*
+ * The same without running any program the profile names (`list`): a
+ * TOOL:WORD requirement, whose check runs TOOL --help, is left out.
+ */
+const char *fsp_profile_unrunnable_noexec(const struct fsp_profile *prof,
+					  char *buf, size_t len);
 /* A profile's result before it ran: name, fs, mkfs, mount_options. */
 void fsp_profile_result(const struct fsp_profile *prof,
 			struct fsp_res_profile *out);

@@ -3,7 +3,9 @@
  * statebase.c - the state directory as `run` and `check` start with it
  * (statebase.h): one refusal line, one report of dead runs unwound.
  */
+#include <errno.h>
 #include <limits.h>
+#include <string.h>
 
 #include "progress.h"
 #include "statebase.h"
@@ -11,12 +13,35 @@
 #include "unwind.h"
 #include "util.h"
 
+/*
+ * A run's images are sparse files in the state directory, and mkfs and
+ * the case files fill some of each: below this, a run would only end in
+ * workers that cannot write their results ("exited 5 without a result").
+ */
+#define STATE_MIN_FREE	(64ULL << 20)
+
+/* Refuse, before anything is made there, a state dir with no room. */
+static int state_room(const char *base)
+{
+	unsigned long long free_b;
+
+	if (fsp_free_bytes(base, &free_b) || free_b >= STATE_MIN_FREE)
+		return 0;	/* unreadable: opening it will say why */
+	fsp_warn("state directory %s: %s (%llu KiB free, a run needs %llu "
+		 "MiB): free some or set FSPROBE_STATE_DIR", base,
+		 strerror(ENOSPC), free_b >> 10, STATE_MIN_FREE >> 20);
+	return -ENOSPC;
+}
+
 int fsp_statebase_open(struct fsp_statedir *sd, const char *base)
 {
 	struct fsp_unwind_stats st;
 	char msg[2 * PATH_MAX + 256];
 	int ret;
 
+	ret = state_room(base);
+	if (ret)
+		return ret;
 	ret = fsp_statedir_open(sd, base, 1);
 	if (ret) {
 		fsp_statedir_explain(sd, base, ret, msg, sizeof(msg));

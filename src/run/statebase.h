@@ -12,7 +12,7 @@ struct fsp_statedir;
 /*
  * Open base (made if missing) into sd and unwind the dead runs in it,
  * saying what was removed or left. 0, or -errno after one line saying
- * why the state dir was refused.
+ * why the state dir was refused (-ENOSPC: too little room to start).
  */
 int fsp_statebase_open(struct fsp_statedir *sd, const char *base);
 
