@@ -97,7 +97,7 @@ if [ ! -x "$ROOT/bin/sh" ]; then
 		exit 2
 	}
 	say "debootstrap bookworm into $ROOT from $MIRROR"
-	debootstrap --include=git,ca-certificates bookworm "$ROOT" "$MIRROR"
+	debootstrap --include=ca-certificates bookworm "$ROOT" "$MIRROR"
 fi
 # As the installer writes them (debootstrap writes the first line only).
 {
