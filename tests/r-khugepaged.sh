@@ -76,15 +76,19 @@ for try in $tries; do
 	"$FSPROBE" check "$TMPD/chk" -P khugepaged --step-timeout 2 -f json \
 		-o "$TMPD/chk.json" 2> "$TMPD/chk.err" &
 	cpid=$!; w=
+	# The worker first: pgrep forks and execs, which takes longer than
+	# the window (some 12 ms here: two full scans on a small machine).
+	while kill -0 $cpid 2>/dev/null && [ -z "$w" ]; do
+		w=$(pgrep -P $cpid | head -n 1)
+	done
 	# Builtins only (read, [, kill): the window is a few ms.
-	while kill -0 $cpid 2>/dev/null; do
+	while [ -n "$w" ] && kill -0 $cpid 2>/dev/null; do
 		[ -e "$REC" ] && [ -e "$REC3" ] || continue
 		read -r a < "$K/alloc_sleep_millisecs"
 		read -r sc < "$K/scan_sleep_millisecs"
 		read -r pg < "$K/pages_to_scan"
 		[ "$sc $a $pg " != "$k0" ] || continue
-		w=$(pgrep -P $cpid | head -n 1)
-		[ -n "$w" ] && kill -STOP "$w"
+		kill -STOP "$w"
 		break
 	done
 	if [ -n "$w" ] && [ -e "$REC" ] && [ -e "$REC3" ] &&
