@@ -15,7 +15,7 @@
  * Exit 0 once its swap is in place, 1 if it never got the chance within
  * TIMEOUT_S (root's directory or file never showed), 2 on an error.
  * It says "watching DIR" on stdout once its watch is in place, then
- * what it did, one line.
+ * what it took, and what it did there, on one line.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -107,6 +107,9 @@ static int steal(const char *dir, char *mine, size_t len)
 		printf("could not take %s: %s\n", mine, strerror(errno));
 		return 1;
 	}
+	/* Said now: the test kills us when check ends. */
+	printf("took %s (root's moved to %s);", mine, away);
+	fflush(stdout);
 	return 0;
 }
 
@@ -162,7 +165,7 @@ static int attack_exec(const char *mine, const char *out)
 	fprintf(f, "#!/bin/sh\nid > '%s'\n", out);
 	if (fclose(f) || chmod(tmp, 0755) || rename(tmp, path))
 		return 2;
-	printf("script renamed over %s while its cold run ran\n", path);
+	printf(" script renamed over %s while its cold run ran\n", path);
 	return 0;
 }
 
@@ -181,7 +184,7 @@ static int attack_write(const char *mine, const char *victim, int k)
 	snprintf(tmp, sizeof(tmp), "%s/.link", mine);
 	if (symlink(victim, tmp) || rename(tmp, path))
 		return 2;
-	printf("%s -> %s after root's open %d\n", path, victim, k);
+	printf(" %s -> %s after root's open %d\n", path, victim, k);
 	return 0;
 }
 
@@ -205,6 +208,6 @@ int main(int argc, char **argv)
 	else
 		ret = attack_write(mine, argv[3], argc > 5 ? atoi(argv[5]) : 3);
 	if (ret == 1)
-		printf("took %s, but root never used it\n", mine);
+		printf(" root never used it\n");
 	return ret;
 }
