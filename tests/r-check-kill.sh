@@ -7,10 +7,17 @@
 # them from check's journal. The worker is stopped (SIGSTOP) once both
 # exist, so that every signal falls while they do; it is let go
 # (SIGCONT) after the signal.
-# tracefs is mounted, if it is not, in a mount namespace of the test's.
+# tracefs is mounted, if it is not, in a mount namespace of the test's,
+# its mounts private: in a chroot whose root is no mount point "/"
+# cannot be made private (unshare --propagation private fails there), so
+# each visible mount is, as fsprobe and r-trace.sh do.
 if [ "$(id -u)" -eq 0 ] && [ -z "$FSP_TEST_NS" ] &&
    command -v unshare > /dev/null; then
-	FSP_TEST_NS=1 exec unshare -m --propagation private sh "$0" "$@"
+	FSP_TEST_NS=1 exec unshare -m --propagation unchanged sh -c '
+		mount --make-rprivate / 2>/dev/null ||
+			awk "{ print \$5 }" /proc/self/mountinfo |
+			while read -r m; do mount --make-private "$m"; done
+		exec sh "$@"' sh "$0" "$@"
 fi
 . "$srcdir/tests/root-lib.sh"
 command -v pgrep > /dev/null || plan_skip_all "pgrep missing"
