@@ -138,10 +138,11 @@ static void test_exec_checks(const struct fsp_target *t)
 	} else {
 		TAP_EQ_LONG(open_exec_mode(t, 0755), -EPERM,
 			    "root: a 0755 file of uid 65534 is refused");
-		fchownat(t->dirfd, "true", 0, 0, 0);
+		tap_ok(!fchownat(t->dirfd, "true", 0, 0, 0),
+		       "chown back to root");
 	}
-	fchmodat(t->dirfd, "true", 0755, 0);
-	symlink("/bin/true", at("exe"));
+	tap_ok(!fchmodat(t->dirfd, "true", 0755, 0), "chmod 0755 again");
+	tap_ok(!symlink("/bin/true", at("exe")), "symlink exe -> /bin/true");
 	TAP_EQ_LONG(fsp_case_open_exec(t, "exe"), -ELOOP,
 		    "a symlink to /bin/true in its place: ELOOP");
 	TAP_EQ_LONG(fsp_case_open_exec(t, "sub"), -EACCES,
@@ -192,7 +193,8 @@ static void test_payload_refused(struct fsp_target *t)
 	const struct fsp_case c = { .name = "exec-text" };
 	struct fsp_probe p;
 
-	symlink("/bin/true", at("exec-text"));
+	tap_ok(!symlink("/bin/true", at("exec-text")),
+	       "symlink exec-text -> /bin/true");
 	fsp_probe_init(&p, &c);
 	fsp_payload_probe(t, &p, "exec-text", NULL);
 	tap_ok(p.result == FSP_ERROR && strstr(p.reason, "refusing"),
